@@ -1,0 +1,54 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { createClientsService } from './domain/clients/clients.service.js';
+import { createDealsService } from './domain/deals/deals.service.js';
+import { createApiKeysService } from './domain/teams/api-keys.service.js';
+import { createTeamsService } from './domain/teams/teams.service.js';
+import { registerAuth } from './http/auth.js';
+import { registerErrorHandling } from './http/error-handler.js';
+import { registerJsonBody } from './http/json-body.js';
+import { methodGuard } from './http/method-guard.js';
+import { clientsRoutes } from './http/routes/clients.routes.js';
+import { dealsRoutes } from './http/routes/deals.routes.js';
+import { healthRoutes } from './http/routes/health.routes.js';
+import { unavailableRoutes } from './http/routes/unavailable.routes.js';
+import { validatorCompiler } from './http/validator.js';
+import type { Db } from './storage/db.js';
+
+export const BODY_LIMIT = 1024 * 1024;
+
+export interface AppOptions {
+  db: Db;
+  logger?: FastifyServerOptions['logger'] | FastifyBaseLogger;
+}
+
+/** Builds the whole HTTP service around a database. Never listens: server.ts and tests decide that. */
+export async function buildApp({ db, logger = false }: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    ...(logger && typeof logger === 'object' && 'child' in logger ? { loggerInstance: logger as FastifyBaseLogger } : { logger }),
+    bodyLimit: BODY_LIMIT,
+    // Trailing slashes and repeated slashes name the same resource.
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  const teams = createTeamsService(db.kysely);
+  const keys = createApiKeysService(db.kysely, teams);
+
+  app.setValidatorCompiler(validatorCompiler());
+  registerErrorHandling(app);
+  registerJsonBody(app);
+  registerAuth(app, keys);
+
+  const guard = methodGuard(app);
+  await app.register(healthRoutes(db));
+  await app.register(
+    async (api) => {
+      await api.register(dealsRoutes(createDealsService(db)));
+      await api.register(clientsRoutes(createClientsService(db)));
+      await api.register(unavailableRoutes);
+    },
+    { prefix: '/api/v1' },
+  );
+  guard.close();
+  return app;
+}

@@ -1,0 +1,73 @@
+import { Command } from 'commander';
+import { loadConfig } from '../../config.js';
+import { createClientsService } from '../../domain/clients/clients.service.js';
+import { createDealsService } from '../../domain/deals/deals.service.js';
+import { withContext } from '../context.js';
+import { print } from '../output.js';
+
+/** A small, realistic store: the same services the API uses, so the demo data is valid by construction. */
+export function demoCommand(): Command {
+  return new Command('demo')
+    .description('create a demo team with an API key, clients and deals, and print a ready-to-paste curl command')
+    .option('--json', 'print one JSON object')
+    .action(async (opts: { json?: boolean }) => {
+      const result = await withContext(async (ctx) => {
+        const team = await ctx.teams.create({ name: 'Auto Shopping Demo', plan: 'professional' });
+        const key = await ctx.keys.create({ teamId: team.id, name: 'demo' });
+        const clients = createClientsService(ctx.db);
+        const deals = createDealsService(ctx.db);
+        const joao = await clients.create(team.id, {
+          type: 'PF',
+          name: 'João da Silva',
+          email: 'joao.silva@example.com.br',
+          mobile_phone: '(11) 98765-4321',
+          whatsapp: '5511987654321',
+          cpf: '529.982.247-25',
+          segment: 'premium',
+          source: 'instagram',
+          address: { street: 'Rua Augusta', number: '1500', city: 'São Paulo', state: 'SP', zip_code: '01304-001', country: 'BR' },
+        });
+        const maria = await clients.create(team.id, {
+          type: 'PF',
+          name: 'Maria Conceição Araújo',
+          email: 'maria.araujo@example.com.br',
+          cpf: '111.444.777-35',
+          gender: 'feminino',
+          segment: 'vip',
+          source: 'indicacao',
+        });
+        const frota = await clients.create(team.id, {
+          type: 'PJ',
+          name: 'Frota Rápida Logística',
+          legal_name: 'Frota Rápida Logística Ltda',
+          trade_name: 'Frota Rápida',
+          cnpj: '11.222.333/0001-81',
+          email: 'compras@frotarapida.example.com.br',
+          segment: 'regular',
+          credit_limit: 250000,
+        });
+        const samples = [
+          { title: 'Honda Civic Touring 2023', value: 189900, phase: 'negociacao', client_id: joao.id, source: 'instagram', priority: 'alta' as const },
+          { title: 'Jeep Compass Limited 2022', value: 164500, phase: 'proposta', client_id: maria.id, source: 'indicacao' },
+          { title: '5 × Fiat Strada para frota', value: 545000, phase: 'qualificado', client_id: frota.id, source: 'parceiro', tags: ['frota', 'pj'] },
+          { title: 'Volkswagen T-Cross 2021', value: 112000, phase: 'lead', source: 'portal', priority: 'baixa' as const },
+        ];
+        for (const sample of samples) await deals.create(team.id, sample);
+        return { team, key: key.key, key_id: key.id, clients: 3, deals: samples.length };
+      });
+      const config = loadConfig();
+      const base = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
+      const curl = `curl -s ${base}/api/v1/deals -H "Authorization: Bearer ${result.key}"`;
+      print(!!opts.json, { team_id: result.team.id, key_id: result.key_id, key: result.key, curl }, () =>
+        [
+          `Demo team "${result.team.name}" (${result.team.id}), plan ${result.team.plan}`,
+          `Created ${result.clients} clients and ${result.deals} deals.`,
+          '',
+          `API key (shown once): ${result.key}`,
+          '',
+          'With the server running (npm start), try:',
+          `  ${curl}`,
+        ].join('\n'),
+      );
+    });
+}

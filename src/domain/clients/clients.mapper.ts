@@ -1,0 +1,94 @@
+import { ADDRESS_MEMBERS } from '../../http/schemas/clients.schema.js';
+import type { ClientRow } from '../../storage/database.js';
+import { fromCents } from '../shared/money.js';
+import { toApiTimestamp } from '../shared/time.js';
+
+export type Address = Record<(typeof ADDRESS_MEMBERS)[number], string | null>;
+
+/** Every attribute of a client, including the write-only municipal_registration. */
+export interface ClientState {
+  id: string;
+  type: 'PF' | 'PJ';
+  name: string;
+  display_name: string | null;
+  email: string | null;
+  phone: string | null;
+  mobile_phone: string | null;
+  whatsapp: string | null;
+  cpf: string | null;
+  rg: string | null;
+  birth_date: string | null;
+  gender: string | null;
+  marital_status: string | null;
+  nationality: string | null;
+  cnpj: string | null;
+  legal_name: string | null;
+  trade_name: string | null;
+  state_registration: string | null;
+  municipal_registration: string | null;
+  segment: string | null;
+  source: string | null;
+  status: 'active' | 'inactive';
+  store_id: string | null;
+  address: Address | null;
+  notes: string | null;
+  tags: string[];
+  credit_limit: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+const CONTACT = ['id', 'type', 'name', 'display_name', 'email', 'phone', 'mobile_phone', 'whatsapp'] as const;
+const LIST_TAIL = ['segment', 'status', 'store_id', 'created_at'] as const;
+const FULL_TAIL = ['segment', 'source', 'status', 'store_id', 'address', 'notes', 'tags', 'credit_limit', 'created_at', 'updated_at'] as const;
+const PF_FIELDS = ['cpf', 'rg', 'birth_date', 'gender', 'marital_status', 'nationality'] as const;
+const PJ_FIELDS = ['cnpj', 'legal_name', 'trade_name', 'state_registration'] as const;
+
+/** Which attributes each response shape carries; PF and PJ have their own field sets. */
+export const CLIENT_SHAPES = {
+  PF: { list: [...CONTACT, 'cpf', ...LIST_TAIL], full: [...CONTACT, ...PF_FIELDS, ...FULL_TAIL] },
+  PJ: { list: [...CONTACT, 'cnpj', 'legal_name', 'trade_name', ...LIST_TAIL], full: [...CONTACT, ...PJ_FIELDS, ...FULL_TAIL] },
+} as const;
+
+export type ClientView = Partial<ClientState>;
+
+export function toClientState(row: ClientRow): ClientState {
+  return {
+    id: row.id,
+    type: row.type,
+    name: row.name,
+    display_name: row.display_name,
+    email: row.email,
+    phone: row.phone,
+    mobile_phone: row.mobile_phone,
+    whatsapp: row.whatsapp,
+    cpf: row.cpf,
+    rg: row.rg,
+    birth_date: row.birth_date,
+    gender: row.gender,
+    marital_status: row.marital_status,
+    nationality: row.nationality,
+    cnpj: row.cnpj,
+    legal_name: row.legal_name,
+    trade_name: row.trade_name,
+    state_registration: row.state_registration,
+    municipal_registration: row.municipal_registration,
+    segment: row.segment,
+    source: row.source,
+    status: row.status,
+    store_id: row.store_id,
+    address: row.address === null ? null : (JSON.parse(row.address) as Address),
+    notes: row.notes,
+    tags: JSON.parse(row.tags) as string[],
+    credit_limit: fromCents(row.credit_limit_cents),
+    created_at: toApiTimestamp(row.created_at),
+    updated_at: toApiTimestamp(row.updated_at),
+  };
+}
+
+export function pick<T extends object>(state: T, fields: readonly string[]): Partial<T> {
+  return Object.fromEntries(fields.map((f) => [f, (state as Record<string, unknown>)[f]])) as Partial<T>;
+}
+
+export const toClientView = (state: ClientState): ClientView => pick(state, CLIENT_SHAPES[state.type].full);
+export const toClientListItem = (state: ClientState): ClientView => pick(state, CLIENT_SHAPES[state.type].list);

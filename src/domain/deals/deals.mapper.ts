@@ -1,0 +1,60 @@
+import type { DealRow } from '../../storage/database.js';
+import { fromCents } from '../shared/money.js';
+import { toApiTimestamp } from '../shared/time.js';
+
+export type DealRowWithClient = DealRow & { client_name: string | null };
+
+/** The Deal of the contract, as GET /deals and GET /deals/:id return it. */
+export interface DealView {
+  id: string;
+  title: string;
+  description: string | null;
+  value: number | null;
+  currency: string;
+  phase: string;
+  priority: DealRow['priority'];
+  probability: number;
+  status: DealRow['status'];
+  expected_close_date: string | null;
+  source: string | null;
+  loss_reason: string | null;
+  tags: string[];
+  is_starred: boolean;
+  store_id: string | null;
+  client_id: string | null;
+  client: { id: string; name: string } | null;
+  responsible_id: string | null;
+  case_id: string | null;
+  ai_summary: null;
+  ai_win_probability: null;
+  created_at: string;
+  updated_at: string;
+}
+
+export function toDealView(row: DealRowWithClient): DealView {
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    value: fromCents(row.value_cents),
+    currency: row.currency,
+    phase: row.phase,
+    priority: row.priority,
+    probability: row.probability,
+    status: row.status,
+    expected_close_date: row.expected_close_date,
+    source: row.source,
+    loss_reason: row.loss_reason,
+    tags: JSON.parse(row.tags) as string[],
+    is_starred: Boolean(row.is_starred),
+    store_id: row.store_id,
+    client_id: row.client_id,
+    client: row.client_id && row.client_name !== null ? { id: row.client_id, name: row.client_name } : null,
+    responsible_id: row.responsible_id,
+    case_id: row.case_id,
+    ai_summary: null,
+    ai_win_probability: null,
+    created_at: toApiTimestamp(row.created_at),
+    updated_at: toApiTimestamp(row.updated_at),
+  };
+}

@@ -1,0 +1,224 @@
+import { messages, notFound, validationError } from '../../errors.js';
+import type { DealListInput, DealCreateInput, DealUpdateInput } from '../../http/schemas/deals.schema.js';
+import { DEAL_SORT_FIELDS } from '../../http/schemas/deals.schema.js';
+import type { Db } from '../../storage/db.js';
+import type { DealUpdate, NewDealRow } from '../../storage/database.js';
+import { findClientRef } from '../clients/clients.lookup.js';
+import { canonicalId, newId } from '../shared/ids.js';
+import { pageOf, paginationOf, parseSort, sameJson, type Pagination } from '../shared/list-query.js';
+import { lowerBoundCents, toCents, upperBoundCents } from '../shared/money.js';
+import { foldText, searchDocument } from '../shared/text-search.js';
+import { dayBounds, nowIso, toApiTimestamp } from '../shared/time.js';
+import { findPhase } from '../teams/teams.repository.js';
+import { toDealView, type DealView } from './deals.mapper.js';
+import * as repo from './deals.repository.js';
+
+type Kdb = Db['kysely'];
+
+const PRIORITY_RANK = { baixa: 1, media: 2, alta: 3 } as const;
+
+/** Fields a PUT may change, in the contract's order. */
+export const DEAL_UPDATABLE = [
+  'title',
+  'description',
+  'value',
+  'phase',
+  'priority',
+  'status',
+  'probability',
+  'expected_close_date',
+  'responsible_id',
+  'source',
+  'client_id',
+  'case_id',
+  'loss_reason',
+  'tags',
+  'is_starred',
+  'store_id',
+] as const satisfies ReadonlyArray<keyof DealUpdateInput & keyof DealView>;
+type Updatable = (typeof DEAL_UPDATABLE)[number];
+
+/** PUT always answers with these, plus every field the body sent. */
+const PUT_SUMMARY = ['title', 'value', 'phase', 'priority', 'probability', 'status'] as const;
+
+export interface DealChange {
+  deal: DealView;
+  /** Earlier values of the attributes that changed (empty when nothing did). */
+  previous: Partial<DealView>;
+}
+
+function centsOf(value: number | null | undefined): number | null {
+  if (value === null || value === undefined) return null;
+  const cents = toCents(value);
+  if (cents === null) throw validationError("Campo 'value' deve ter no máximo duas casas decimais");
+  return cents;
+}
+
+async function phaseOrThrow(db: Kdb, teamId: string, name: string) {
+  const phase = await findPhase(db, teamId, name);
+  if (!phase) throw validationError(messages.invalidPhase);
+  return phase;
+}
+
+async function clientOrThrow(db: Kdb, teamId: string, clientId: string) {
+  const client = await findClientRef(db, teamId, clientId);
+  if (!client) throw validationError(messages.clientNotFound);
+  return client;
+}
+
+/** The columns that hold each API attribute of a deal. */
+function columnsFor(field: Updatable, next: DealView): DealUpdate {
+  switch (field) {
+    case 'title':
+    case 'description':
+      return { title: next.title, title_key: foldText(next.title), description: next.description, search_text: searchDocument([next.title, next.description]) };
+    case 'value':
+      return { value_cents: centsOf(next.value) };
+    case 'priority':
+      return { priority: next.priority, priority_rank: PRIORITY_RANK[next.priority] };
+    case 'tags':
+      return { tags: JSON.stringify(next.tags) };
+    case 'is_starred':
+      return { is_starred: next.is_starred ? 1 : 0 };
+    default:
+      return { [field]: next[field] };
+  }
+}
+
+export function createDealsService(db: Db) {
+  const k = db.kysely;
+  const lockRows = db.dialect === 'postgres';
+
+  async function load(trx: Kdb, teamId: string, rawId: string) {
+    const id = canonicalId(rawId);
+    const row = id ? await repo.findDeal(trx, teamId, id, { forUpdate: lockRows }) : undefined;
+    if (!row) throw notFound(messages.dealNotFound);
+    return row;
+  }
+
+  return {
+    async list(teamId: string, q: DealListInput): Promise<{ data: DealView[]; pagination: Pagination }> {
+      const page = pageOf(q.page, q.limit);
+      const sort = parseSort(q.sort, DEAL_SORT_FIELDS);
+      const clientId = q.client_id === undefined ? undefined : canonicalId(q.client_id);
+      // A client_id that is not a UUID names no client: nothing matches.
+      if (clientId === null) return { data: [], pagination: paginationOf(page, 0) };
+      const { rows, total } = await repo.listDeals(
+        k,
+        teamId,
+        {
+          status: q.status,
+          phase: q.phase,
+          client_id: clientId,
+          responsible_id: q.responsible_id,
+          source: q.source,
+          store_id: q.store_id,
+          minCents: q.min_value === undefined ? undefined : lowerBoundCents(q.min_value),
+          maxCents: q.max_value === undefined ? undefined : upperBoundCents(q.max_value),
+          createdFrom: q.from === undefined ? undefined : dayBounds(q.from).start,
+          createdBefore: q.to === undefined ? undefined : dayBounds(q.to).nextDayStart,
+          search: q.search,
+        },
+        sort,
+        page,
+      );
+      return { data: rows.map(toDealView), pagination: paginationOf(page, total) };
+    },
+
+    async get(teamId: string, rawId: string): Promise<DealView> {
+      return toDealView(await load(k, teamId, rawId));
+    },
+
+    async create(teamId: string, input: DealCreateInput): Promise<DealView> {
+      return k.transaction().execute(async (trx) => {
+        const phase = await phaseOrThrow(trx, teamId, input.phase ?? 'lead');
+        const client = input.client_id != null ? await clientOrThrow(trx, teamId, input.client_id) : null;
+        const now = nowIso();
+        const priority = input.priority ?? 'media';
+        const row: NewDealRow = {
+          id: newId(),
+          team_id: teamId,
+          title: input.title,
+          description: input.description ?? null,
+          value_cents: centsOf(input.value),
+          currency: 'BRL',
+          phase: phase.name,
+          priority,
+          priority_rank: PRIORITY_RANK[priority],
+          probability: input.probability ?? phase.probability,
+          status: 'ativo',
+          expected_close_date: input.expected_close_date ?? null,
+          source: input.source ?? null,
+          loss_reason: null,
+          tags: JSON.stringify(input.tags ?? []),
+          is_starred: 0,
+          store_id: input.store_id ?? null,
+          client_id: client?.id ?? null,
+          responsible_id: input.responsible_id ?? null,
+          case_id: input.case_id ?? null,
+          search_text: searchDocument([input.title, input.description]),
+          title_key: foldText(input.title),
+          archived_at: null,
+          created_at: now,
+          updated_at: now,
+        };
+        await repo.insertDeal(trx, row);
+        return toDealView({ ...(row as Parameters<typeof toDealView>[0]), client_name: client?.name ?? null });
+      });
+    },
+
+    /** Applies a PUT; returns the deal after it, the earlier values of what changed, and the response body. */
+    async update(teamId: string, rawId: string, body: DealUpdateInput): Promise<DealChange & { response: Record<string, unknown> }> {
+      const sent = DEAL_UPDATABLE.filter((f) => body[f] !== undefined);
+      if (sent.length === 0) throw validationError(messages.noFieldToUpdate);
+      const change = await k.transaction().execute(async (trx) => {
+        const current = toDealView(await load(trx, teamId, rawId));
+        const next: DealView = { ...current };
+        for (const field of sent) (next as unknown as Record<string, unknown>)[field] = body[field];
+        centsOf(next.value);
+        if (body.phase !== undefined) {
+          const phase = await phaseOrThrow(trx, teamId, body.phase);
+          // A phase move without an explicit probability takes the new phase's suggestion.
+          if (body.probability === undefined && phase.name !== current.phase) next.probability = phase.probability;
+        }
+        if (body.client_id !== undefined && body.client_id !== current.client_id) {
+          next.client = body.client_id === null ? null : await clientOrThrow(trx, teamId, body.client_id);
+          next.client_id = next.client?.id ?? null;
+        }
+        const changed = DEAL_UPDATABLE.filter((f) => !sameJson(current[f], next[f]));
+        if (changed.length === 0) return { deal: current, previous: {} };
+
+        const now = nowIso();
+        const patch: DealUpdate = Object.assign({ updated_at: now }, ...changed.map((f) => columnsFor(f, next)));
+        if (changed.includes('status')) patch.archived_at = next.status === 'arquivado' ? now : null;
+        await repo.updateDeal(trx, teamId, current.id, patch);
+        next.updated_at = toApiTimestamp(now);
+        const previous = Object.fromEntries(changed.map((f) => [f, current[f]])) as Partial<DealView>;
+        return { deal: next, previous };
+      });
+      const fields = ['id', ...PUT_SUMMARY, ...sent, ...(sent.includes('client_id') ? ['client'] : []), 'updated_at'] as const;
+      const response = Object.fromEntries(fields.map((f) => [f, change.deal[f as keyof DealView]]));
+      return { ...change, response };
+    },
+
+    /** DELETE: archives; deleting an archived deal again answers with its original archived_at. */
+    async archive(teamId: string, rawId: string): Promise<DealChange & { archivedAt: string }> {
+      return k.transaction().execute(async (trx) => {
+        const row = await load(trx, teamId, rawId);
+        const current = toDealView(row);
+        if (row.status === 'arquivado') {
+          return { deal: current, previous: {}, archivedAt: toApiTimestamp(row.archived_at ?? row.updated_at) };
+        }
+        const now = nowIso();
+        await repo.updateDeal(trx, teamId, row.id, { status: 'arquivado', archived_at: now, updated_at: now });
+        return {
+          deal: { ...current, status: 'arquivado', updated_at: toApiTimestamp(now) },
+          previous: { status: current.status },
+          archivedAt: toApiTimestamp(now),
+        };
+      });
+    },
+  };
+}
+
+export type DealsService = ReturnType<typeof createDealsService>;

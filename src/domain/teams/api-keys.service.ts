@@ -1,0 +1,98 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { notFound, validationError } from '../../errors.js';
+import { canonicalId, newId } from '../shared/ids.js';
+import { nowIso, toApiTimestamp, toApiTimestampOrNull } from '../shared/time.js';
+import type { ApiKeyRow } from '../../storage/database.js';
+import * as repo from './api-keys.repository.js';
+import type { DbLike } from './teams.repository.js';
+import type { Plan, TeamsService } from './teams.service.js';
+
+export const SCOPES = ['deals:read', 'deals:write', 'clients:read', 'clients:write'] as const;
+export type Scope = (typeof SCOPES)[number];
+
+const KEY_PREFIX = 'ask_';
+
+/** SHA-256 is enough here: keys carry 256 random bits, so there is nothing to brute-force offline. */
+export const hashApiKey = (key: string): string => createHash('sha256').update(key).digest('hex');
+
+export interface ApiKeyView {
+  id: string;
+  team_id: string;
+  name: string | null;
+  prefix: string;
+  scopes: Scope[];
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export interface AuthContext {
+  keyId: string;
+  teamId: string;
+  plan: Plan;
+  scopes: ReadonlySet<string>;
+}
+
+function view(row: ApiKeyRow): ApiKeyView {
+  return {
+    id: row.id,
+    team_id: row.team_id,
+    name: row.name,
+    prefix: row.prefix,
+    scopes: row.scopes.split(' ') as Scope[],
+    created_at: toApiTimestamp(row.created_at),
+    revoked_at: toApiTimestampOrNull(row.revoked_at),
+  };
+}
+
+export function parseScopes(raw: string[] | undefined): Scope[] {
+  if (!raw || raw.length === 0) return [...SCOPES];
+  const unknown = raw.filter((s) => !(SCOPES as readonly string[]).includes(s));
+  if (unknown.length) throw validationError(`Escopo inválido: ${unknown.join(', ')}. Use: ${SCOPES.join(', ')}`);
+  return SCOPES.filter((s) => raw.includes(s));
+}
+
+export function createApiKeysService(db: DbLike, teams: Pick<TeamsService, 'find'>) {
+  return {
+    /** Creates a key; the secret is in the result and nowhere else, ever. */
+    async create(input: { teamId: string; name?: string; scopes?: string[] }): Promise<ApiKeyView & { key: string }> {
+      const team = await teams.find(input.teamId);
+      if (!team) throw notFound('Time não encontrado');
+      const scopes = parseScopes(input.scopes);
+      const key = KEY_PREFIX + randomBytes(32).toString('base64url');
+      const row = {
+        id: newId(),
+        team_id: team.id,
+        name: input.name?.trim() || null,
+        prefix: key.slice(0, KEY_PREFIX.length + 6),
+        key_hash: hashApiKey(key),
+        scopes: scopes.join(' '),
+        created_at: nowIso(),
+        revoked_at: null,
+      } satisfies ApiKeyRow;
+      await repo.insertApiKey(db, row);
+      return { ...view(row), key };
+    },
+
+    async list(teamId: string): Promise<ApiKeyView[]> {
+      const team = await teams.find(teamId);
+      if (!team) throw notFound('Time não encontrado');
+      return (await repo.listApiKeys(db, team.id)).map(view);
+    },
+
+    async revoke(keyId: string): Promise<ApiKeyView> {
+      const id = canonicalId(keyId);
+      const row = id ? await repo.revokeApiKey(db, id, nowIso()) : undefined;
+      if (!row) throw notFound('Chave de API não encontrada');
+      return view(row);
+    },
+
+    /** The caller behind a presented key, or null when the key is unknown or revoked. */
+    async authenticate(key: string): Promise<AuthContext | null> {
+      const row = await repo.findActiveKeyByHash(db, hashApiKey(key));
+      if (!row) return null;
+      return { keyId: row.id, teamId: row.team_id, plan: row.plan, scopes: new Set(row.scopes.split(' ')) };
+    },
+  };
+}
+
+export type ApiKeysService = ReturnType<typeof createApiKeysService>;

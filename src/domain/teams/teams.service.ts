@@ -1,0 +1,74 @@
+import { validationError } from '../../errors.js';
+import { canonicalId, newId } from '../shared/ids.js';
+import { nowIso, toApiTimestamp } from '../shared/time.js';
+import type { TeamRow } from '../../storage/database.js';
+import * as repo from './teams.repository.js';
+import type { DbLike, PhaseRow } from './teams.repository.js';
+
+export const PLANS = ['starter', 'professional', 'autoshopping'] as const;
+export type Plan = (typeof PLANS)[number];
+
+/** The contract's default pipeline with its suggested win probabilities. */
+export const DEFAULT_PHASES: PhaseRow[] = [
+  { name: 'lead', position: 1, probability: 10 },
+  { name: 'qualificado', position: 2, probability: 25 },
+  { name: 'proposta', position: 3, probability: 50 },
+  { name: 'negociacao', position: 4, probability: 75 },
+  { name: 'fechamento', position: 5, probability: 90 },
+];
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export interface TeamView {
+  id: string;
+  name: string;
+  plan: Plan;
+  alert_email: string | null;
+  phases: PhaseRow[];
+  created_at: string;
+}
+
+export interface CreateTeamInput {
+  name: string;
+  plan?: string;
+  alertEmail?: string | null;
+}
+
+export function createTeamsService(db: DbLike) {
+  async function view(team: TeamRow): Promise<TeamView> {
+    return {
+      id: team.id,
+      name: team.name,
+      plan: team.plan,
+      alert_email: team.alert_email,
+      phases: await repo.listPhases(db, team.id),
+      created_at: toApiTimestamp(team.created_at),
+    };
+  }
+
+  return {
+    async create(input: CreateTeamInput): Promise<TeamView> {
+      const name = input.name.trim();
+      if (!name) throw validationError('O nome do time é obrigatório');
+      const plan = input.plan ?? 'starter';
+      if (!(PLANS as readonly string[]).includes(plan)) throw validationError(`Plano inválido: use ${PLANS.join(', ')}`);
+      if (input.alertEmail && !EMAIL.test(input.alertEmail)) throw validationError('E-mail de alerta inválido');
+      const team = { id: newId(), name, plan: plan as Plan, alert_email: input.alertEmail ?? null, created_at: nowIso() } satisfies TeamRow;
+      await repo.insertTeam(db, team, DEFAULT_PHASES);
+      return view(team);
+    },
+
+    async list(): Promise<TeamView[]> {
+      return Promise.all((await repo.listTeams(db)).map(view));
+    },
+
+    /** The team, or null for an unknown or malformed id. */
+    async find(id: string): Promise<TeamView | null> {
+      const canonical = canonicalId(id);
+      const team = canonical ? await repo.findTeam(db, canonical) : undefined;
+      return team ? view(team) : null;
+    },
+  };
+}
+
+export type TeamsService = ReturnType<typeof createTeamsService>;

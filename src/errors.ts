@@ -1,0 +1,52 @@
+/** Error codes of the contract, plus the ones DECISIONS.md and our HTTP layer add. */
+export type ErrorCode =
+  | 'UNAUTHORIZED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'VALIDATION_ERROR'
+  | 'DUPLICATE_ENTRY'
+  | 'INTERNAL_ERROR'
+  | 'RATE_LIMIT_EXCEEDED'
+  | 'NOT_IMPLEMENTED'
+  | 'METHOD_NOT_ALLOWED'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'SERVICE_UNAVAILABLE';
+
+/** A failure with a place in the contract: status, code and Portuguese message go to the client as they are. */
+export class AppError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+export const validationError = (message: string) => new AppError(400, 'VALIDATION_ERROR', message);
+export const notFound = (message: string) => new AppError(404, 'NOT_FOUND', message);
+export const duplicateEntry = (message: string) => new AppError(422, 'DUPLICATE_ENTRY', message);
+
+export const messages = {
+  unauthorized: 'Chave de API ausente ou inválida',
+  forbidden: 'Esta chave de API não tem permissão para este recurso',
+  internal: 'Erro interno do servidor',
+  routeNotFound: 'Rota não encontrada',
+  methodNotAllowed: 'Método não permitido para esta rota',
+  notImplemented: 'Este endpoint ainda não está disponível',
+  invalidJson: 'JSON inválido',
+  bodyNotObject: 'O corpo da requisição deve ser um objeto JSON',
+  unsupportedMediaType: "Content-Type deve ser 'application/json'",
+  payloadTooLarge: 'O corpo da requisição excede o limite de 1 MiB',
+  noFieldToUpdate: 'Nenhum campo para atualizar',
+  dealNotFound: 'Negócio não encontrado',
+  clientNotFound: 'Cliente não encontrado',
+  invalidPhase: 'Fase inválida',
+  cpfInvalid: 'CPF inválido',
+  cnpjInvalid: 'CNPJ inválido',
+  cpfTaken: 'CPF já cadastrado',
+  cnpjTaken: 'CNPJ já cadastrado',
+  databaseUnavailable: 'Banco de dados indisponível',
+} as const;

@@ -1,0 +1,37 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { AppError, messages, type ErrorCode } from '../errors.js';
+import { validationMessage } from './validation-messages.js';
+
+export const envelope = (code: ErrorCode | string, message: string) => ({ success: false as const, error: { code, message } });
+
+/** Framework errors that reach us before our handlers run, as the contract's envelope. */
+const FRAMEWORK_ERRORS: Record<string, [number, ErrorCode, string]> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'UNSUPPORTED_MEDIA_TYPE', messages.unsupportedMediaType],
+  FST_ERR_CTP_BODY_TOO_LARGE: [413, 'PAYLOAD_TOO_LARGE', messages.payloadTooLarge],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'VALIDATION_ERROR', 'Content-Length inválido'],
+  FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'VALIDATION_ERROR', messages.bodyNotObject],
+  FST_ERR_CTP_INVALID_JSON_BODY: [400, 'VALIDATION_ERROR', messages.invalidJson],
+};
+
+/** One error handler for the whole service: contract envelope, Portuguese messages, no internals leaked. */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    if (error instanceof AppError) {
+      return reply.status(error.statusCode).send(envelope(error.code, error.message));
+    }
+    if ('validation' in error && error.validation) {
+      return reply.status(400).send(envelope('VALIDATION_ERROR', validationMessage(error.validation as never, error.validationContext ?? 'body')));
+    }
+    const known = error.code ? FRAMEWORK_ERRORS[error.code] : undefined;
+    if (known) return reply.status(known[0]).send(envelope(known[1], known[2]));
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      request.log.info({ err: error }, 'requisição rejeitada pelo framework');
+      return reply.status(status).send(envelope('VALIDATION_ERROR', 'Requisição inválida'));
+    }
+    request.log.error({ err: error }, 'erro interno');
+    return reply.status(500).send(envelope('INTERNAL_ERROR', messages.internal));
+  });
+
+  app.setNotFoundHandler((_request, reply) => reply.status(404).send(envelope('NOT_FOUND', messages.routeNotFound)));
+}

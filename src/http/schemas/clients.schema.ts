@@ -1,0 +1,66 @@
+import { Type, type Static } from 'typebox';
+import { DateOnly, ListQuery, Money, OptionalText, Tags, Text, nullable } from './common.schema.js';
+
+export const CLIENT_TYPES = ['PF', 'PJ'] as const;
+export const CLIENT_STATUSES = ['active', 'inactive'] as const;
+export const SEGMENTS = ['vip', 'premium', 'regular', 'occasional'] as const;
+export const GENDERS = ['masculino', 'feminino', 'outro'] as const;
+export const CLIENT_SORT_FIELDS = ['created_at', 'updated_at', 'name', 'segment', 'status', 'type'] as const;
+export const ADDRESS_MEMBERS = ['street', 'number', 'complement', 'neighborhood', 'city', 'state', 'zip_code', 'country'] as const;
+
+const ClientType = Type.Enum([...CLIENT_TYPES]);
+const Segment = Type.Enum([...SEGMENTS]);
+const Gender = Type.Enum([...GENDERS]);
+
+export const AddressBody = Type.Object(
+  Object.fromEntries(ADDRESS_MEMBERS.map((m) => [m, OptionalText(200)])) as Record<
+    (typeof ADDRESS_MEMBERS)[number],
+    ReturnType<typeof OptionalText>
+  >,
+);
+
+/** Fields that only make sense for one client type; sending them for the other type is a 400. */
+export const PF_ONLY = ['cpf', 'rg', 'birth_date', 'gender', 'marital_status', 'nationality'] as const;
+export const PJ_ONLY = ['cnpj', 'legal_name', 'trade_name', 'state_registration', 'municipal_registration'] as const;
+
+const editable = {
+  type: Type.Optional(ClientType),
+  name: Type.Optional(Text(200)),
+  display_name: OptionalText(200),
+  email: Type.Optional(nullable(Type.String({ format: 'email', maxLength: 254 }))),
+  phone: OptionalText(30),
+  mobile_phone: OptionalText(30),
+  whatsapp: OptionalText(30),
+  cpf: OptionalText(20),
+  rg: OptionalText(30),
+  birth_date: Type.Optional(nullable(DateOnly)),
+  gender: Type.Optional(nullable(Gender)),
+  marital_status: OptionalText(50),
+  nationality: OptionalText(100),
+  cnpj: OptionalText(25),
+  legal_name: OptionalText(200),
+  trade_name: OptionalText(200),
+  state_registration: OptionalText(30),
+  municipal_registration: OptionalText(30),
+  segment: Type.Optional(nullable(Segment)),
+  source: OptionalText(100),
+  store_id: OptionalText(255),
+  address: Type.Optional(nullable(AddressBody)),
+  notes: OptionalText(10_000),
+  tags: Type.Optional(Tags),
+  credit_limit: Type.Optional(nullable(Money)),
+};
+
+export const ClientCreateBody = Type.Object({ ...editable, type: ClientType, name: Text(200) });
+export type ClientCreateInput = Static<typeof ClientCreateBody>;
+
+export const ClientUpdateBody = Type.Object(editable);
+export type ClientUpdateInput = Static<typeof ClientUpdateBody>;
+
+export const ClientListQuery = Type.Object({
+  ...ListQuery,
+  type: Type.Optional(ClientType),
+  status: Type.Optional(Type.Enum([...CLIENT_STATUSES])),
+  segment: Type.Optional(Segment),
+});
+export type ClientListInput = Static<typeof ClientListQuery>;

@@ -1,0 +1,39 @@
+import { Type, type Static, type TSchema } from 'typebox';
+import { MAX_MONEY } from '../../domain/shared/money.js';
+
+/** `T | null` as one JSON-schema `type` array: validation then reports a single, clear error. */
+export function nullable<T extends TSchema>(schema: T) {
+  const { type, enum: values, ...rest } = schema as unknown as { type?: string; enum?: unknown[] };
+  if (values) return Type.Unsafe<Static<T> | null>({ ...rest, enum: [...values, null] });
+  return Type.Unsafe<Static<T> | null>({ ...rest, type: [type, 'null'] });
+}
+
+/** Non-blank text up to `max` characters. */
+export const Text = (max: number) => Type.String({ minLength: 1, maxLength: max, pattern: '\\S' });
+export const OptionalText = (max: number) => Type.Optional(nullable(Type.String({ maxLength: max })));
+export const DateOnly = Type.String({ format: 'date' });
+export const Money = Type.Number({ minimum: 0, maximum: MAX_MONEY });
+export const Tags = Type.Array(Type.String({ minLength: 1, maxLength: 50, pattern: '\\S' }), { maxItems: 50 });
+
+export const ListQuery = {
+  // Capped so the row offset stays a 64-bit integer on both databases.
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000_000 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1 })),
+  sort: Type.Optional(Type.String({ maxLength: 50 })),
+  search: Type.Optional(Type.String({ maxLength: 200 })),
+  store_id: Type.Optional(Type.String({ maxLength: 255 })),
+};
+
+export const IdParams = Type.Object({ id: Type.String() });
+
+export const ErrorEnvelope = Type.Object({
+  success: Type.Literal(false),
+  error: Type.Object({ code: Type.String(), message: Type.String() }),
+});
+
+export const Pagination = Type.Object({
+  page: Type.Integer(),
+  limit: Type.Integer(),
+  total: Type.Integer(),
+  pages: Type.Integer(),
+});

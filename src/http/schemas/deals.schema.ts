@@ -1,0 +1,62 @@
+import { Type, type Static } from 'typebox';
+import { DateOnly, ListQuery, Money, OptionalText, Tags, Text, nullable } from './common.schema.js';
+
+export const PRIORITIES = ['alta', 'media', 'baixa'] as const;
+export const DEAL_STATUSES = ['ativo', 'ganho', 'perdido', 'arquivado'] as const;
+export const DEAL_SORT_FIELDS = [
+  'created_at',
+  'updated_at',
+  'title',
+  'value',
+  'probability',
+  'expected_close_date',
+  'priority',
+  'phase',
+  'status',
+] as const;
+
+const Priority = Type.Enum([...PRIORITIES]);
+const Status = Type.Enum([...DEAL_STATUSES]);
+const Probability = Type.Number({ minimum: 0, maximum: 100 });
+const Phase = Type.String({ minLength: 1, maxLength: 50 });
+
+const editable = {
+  title: Type.Optional(Text(200)),
+  description: OptionalText(10_000),
+  value: Type.Optional(nullable(Money)),
+  phase: Type.Optional(Phase),
+  priority: Type.Optional(Priority),
+  probability: Type.Optional(Probability),
+  expected_close_date: Type.Optional(nullable(DateOnly)),
+  client_id: Type.Optional(nullable(Type.String({ maxLength: 64 }))),
+  responsible_id: OptionalText(255),
+  source: OptionalText(100),
+  store_id: OptionalText(255),
+  case_id: OptionalText(255),
+  tags: Type.Optional(Tags),
+};
+
+export const DealCreateBody = Type.Object({ ...editable, title: Text(200) });
+export type DealCreateInput = Static<typeof DealCreateBody>;
+
+export const DealUpdateBody = Type.Object({
+  ...editable,
+  status: Type.Optional(Status),
+  loss_reason: OptionalText(1_000),
+  is_starred: Type.Optional(Type.Boolean()),
+});
+export type DealUpdateInput = Static<typeof DealUpdateBody>;
+
+export const DealListQuery = Type.Object({
+  ...ListQuery,
+  status: Type.Optional(Status),
+  phase: Type.Optional(Type.String({ maxLength: 50 })),
+  client_id: Type.Optional(Type.String({ maxLength: 64 })),
+  responsible_id: Type.Optional(Type.String({ maxLength: 255 })),
+  source: Type.Optional(Type.String({ maxLength: 100 })),
+  min_value: Type.Optional(Type.Number()),
+  max_value: Type.Optional(Type.Number()),
+  from: Type.Optional(DateOnly),
+  to: Type.Optional(DateOnly),
+});
+export type DealListInput = Static<typeof DealListQuery>;

@@ -1,0 +1,61 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.js';
+import type { Config } from './config.js';
+import { createDb, type Db } from './storage/db.js';
+import { migrateToLatest } from './storage/migrator.js';
+
+export interface RunningServer {
+  app: FastifyInstance;
+  db: Db;
+  address: string;
+  close(): Promise<void>;
+}
+
+/** Secrets never reach a log line: the Authorization header is redacted wherever a request is logged. */
+export const LOG_REDACT = ['req.headers.authorization', 'headers.authorization', '*.key', '*.secret'];
+
+/** Opens the database, applies pending migrations, and listens. */
+export async function startServer(config: Config): Promise<RunningServer> {
+  const db = createDb(config.databaseUrl, { poolMax: config.databasePoolMax });
+  try {
+    await migrateToLatest(db);
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+  const app = await buildApp({ db, logger: { level: config.logLevel, redact: LOG_REDACT } });
+  // Long enough for slow clients, short enough that a stuck connection cannot hold a socket forever.
+  app.server.requestTimeout = 30_000;
+  const address = await app.listen({ port: config.port, host: config.host });
+  let closing: Promise<void> | undefined;
+  return {
+    app,
+    db,
+    address,
+    close: () =>
+      (closing ??= (async () => {
+        await app.close(); // stops accepting, lets in-flight requests finish
+        await db.close();
+      })()),
+  };
+}
+
+/** Owns the process: SIGTERM/SIGINT close the server gracefully, then exit. */
+export async function runServer(config: Config): Promise<void> {
+  const server = await startServer(config);
+  server.app.log.info({ address: server.address, database: config.databaseUrl.split(':')[0] }, 'autosales ouvindo');
+  const shutdown = (signal: string) => {
+    server.app.log.info({ signal }, 'encerrando');
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    server.close().then(
+      () => process.exit(0),
+      (error) => {
+        server.app.log.error({ err: error }, 'erro ao encerrar');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+}

@@ -1,0 +1,120 @@
+import type { ColumnType, Insertable, Selectable, Updateable } from 'kysely';
+
+/** Timestamps are written as ISO strings; PostgreSQL hands back Date, SQLite the string. */
+export type Timestamp = ColumnType<Date | string, string, string>;
+
+export interface TeamTable {
+  id: string;
+  name: string;
+  plan: 'starter' | 'professional' | 'autoshopping';
+  alert_email: string | null;
+  created_at: Timestamp;
+}
+
+export interface TeamPhaseTable {
+  team_id: string;
+  name: string;
+  position: number;
+  probability: number;
+}
+
+export interface ApiKeyTable {
+  id: string;
+  team_id: string;
+  name: string | null;
+  /** First characters of the key, safe to show in listings. */
+  prefix: string;
+  /** SHA-256 of the whole key, hex. The key itself is never stored. */
+  key_hash: string;
+  scopes: string;
+  created_at: Timestamp;
+  revoked_at: Timestamp | null;
+}
+
+export interface DealTable {
+  id: string;
+  team_id: string;
+  title: string;
+  description: string | null;
+  value_cents: number | null;
+  currency: string;
+  phase: string;
+  priority: 'alta' | 'media' | 'baixa';
+  priority_rank: number;
+  probability: number;
+  status: 'ativo' | 'ganho' | 'perdido' | 'arquivado';
+  expected_close_date: string | null;
+  source: string | null;
+  loss_reason: string | null;
+  tags: string;
+  is_starred: ColumnType<boolean | number, number, number>;
+  store_id: string | null;
+  client_id: string | null;
+  responsible_id: string | null;
+  case_id: string | null;
+  /** Lower-cased, accent-stripped title + description: accent-insensitive search on both databases. */
+  search_text: string;
+  /** Lower-cased, accent-stripped title: a collation-independent sort key. */
+  title_key: string;
+  archived_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ClientTable {
+  id: string;
+  team_id: string;
+  type: 'PF' | 'PJ';
+  name: string;
+  display_name: string | null;
+  email: string | null;
+  phone: string | null;
+  mobile_phone: string | null;
+  whatsapp: string | null;
+  cpf: string | null;
+  cpf_normalized: string | null;
+  rg: string | null;
+  birth_date: string | null;
+  gender: string | null;
+  marital_status: string | null;
+  nationality: string | null;
+  cnpj: string | null;
+  cnpj_normalized: string | null;
+  legal_name: string | null;
+  trade_name: string | null;
+  state_registration: string | null;
+  municipal_registration: string | null;
+  segment: string | null;
+  source: string | null;
+  status: 'active' | 'inactive';
+  store_id: string | null;
+  /** JSON object of the address members, or null. */
+  address: string | null;
+  notes: string | null;
+  tags: string;
+  credit_limit_cents: number | null;
+  search_text: string;
+  name_key: string;
+  deactivated_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface Database {
+  teams: TeamTable;
+  team_phases: TeamPhaseTable;
+  api_keys: ApiKeyTable;
+  deals: DealTable;
+  clients: ClientTable;
+}
+
+export type TeamRow = Selectable<TeamTable>;
+export type NewTeamRow = Insertable<TeamTable>;
+export type ApiKeyRow = Selectable<ApiKeyTable>;
+export type NewApiKeyRow = Insertable<ApiKeyTable>;
+export type DealRow = Selectable<DealTable>;
+export type NewDealRow = Insertable<DealTable>;
+export type DealUpdate = Updateable<DealTable>;
+export type ClientRow = Selectable<ClientTable>;
+export type NewClientRow = Insertable<ClientTable>;
+export type ClientUpdate = Updateable<ClientTable>;

@@ -1,0 +1,14 @@
+import type { Migration, MigrationProvider } from 'kysely';
+import type { DialectName } from '../dialect.js';
+import { initial } from './0001-initial.js';
+
+/** One ordered migration set; each migration may ask for the few dialect-specific column types. */
+export function migrationProvider(dialect: DialectName): MigrationProvider {
+  return {
+    async getMigrations(): Promise<Record<string, Migration>> {
+      return {
+        '0001-initial': initial(dialect),
+      };
+    },
+  };
+}

@@ -1,0 +1,83 @@
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import { buildApp } from '../../src/app.js';
+import { createApiKeysService } from '../../src/domain/teams/api-keys.service.js';
+import { createTeamsService } from '../../src/domain/teams/teams.service.js';
+import type { DialectName } from '../../src/storage/dialect.js';
+import { openTestDb, type TestDb } from './dialects.js';
+
+export interface Response<T = any> {
+  status: number;
+  headers: Record<string, string | string[] | number | undefined>;
+  body: T;
+  text: string;
+}
+
+export interface Caller {
+  teamId: string;
+  key: string;
+  get<T = any>(path: string): Promise<Response<T>>;
+  post<T = any>(path: string, body?: unknown): Promise<Response<T>>;
+  put<T = any>(path: string, body?: unknown): Promise<Response<T>>;
+  delete<T = any>(path: string): Promise<Response<T>>;
+}
+
+export interface Harness {
+  app: FastifyInstance;
+  testDb: TestDb;
+  /** A new team with a key (all scopes unless given): every test works in its own team. */
+  team(options?: { plan?: string; scopes?: string[] }): Promise<Caller>;
+  /** Another key of an existing team. */
+  key(teamId: string, scopes?: string[]): Promise<Caller>;
+  inject<T = any>(options: InjectOptions): Promise<Response<T>>;
+  close(): Promise<void>;
+}
+
+let counter = 0;
+
+export async function createHarness(dialect: DialectName): Promise<Harness> {
+  const testDb = await openTestDb(dialect);
+  const app = await buildApp({ db: testDb.db });
+  const teams = createTeamsService(testDb.db.kysely);
+  const keys = createApiKeysService(testDb.db.kysely, teams);
+
+  async function inject<T>(options: InjectOptions): Promise<Response<T>> {
+    const res = await app.inject(options);
+    let body: unknown = undefined;
+    try {
+      body = res.body ? JSON.parse(res.body) : undefined;
+    } catch {
+      body = undefined;
+    }
+    return { status: res.statusCode, headers: res.headers, body: body as T, text: res.body };
+  }
+
+  function caller(teamId: string, key: string): Caller {
+    const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE') => (path: string, body?: unknown) =>
+      inject<any>({
+        method,
+        url: `/api/v1${path}`,
+        headers: { authorization: `Bearer ${key}` },
+        ...(body === undefined ? {} : { payload: body as object }),
+      });
+    return { teamId, key, get: call('GET'), post: call('POST'), put: call('PUT'), delete: call('DELETE') };
+  }
+
+  return {
+    app,
+    testDb,
+    inject,
+    async key(teamId, scopes) {
+      const created = await keys.create({ teamId, scopes });
+      return caller(teamId, created.key);
+    },
+    async team(options = {}) {
+      const team = await teams.create({ name: `Loja ${++counter} ${dialect}`, plan: options.plan });
+      const created = await keys.create({ teamId: team.id, scopes: options.scopes });
+      return caller(team.id, created.key);
+    },
+    async close() {
+      await app.close();
+      await testDb.close();
+    },
+  };
+}
