@@ -48,7 +48,7 @@ export function validationMessage(errors: ErrorObject[], part: Part): string {
   if (error.keyword === 'required') {
     return field === 'type' ? ENUM_MESSAGES.type! : `${label} '${field}' é obrigatório`;
   }
-  if (error.keyword === 'enum' && ENUM_MESSAGES[leaf]) return ENUM_MESSAGES[leaf]!;
+  if (error.keyword === 'enum' && ENUM_MESSAGES[leaf] && !(leaf === 'type' && part !== 'body')) return ENUM_MESSAGES[leaf]!;
   if (isItem && field === 'tags') return `${label} 'tags' deve ser uma lista de textos não vazios de até 50 caracteres`;
 
   switch (error.keyword) {
