@@ -1,12 +1,15 @@
-import { Migrator } from 'kysely';
+import { Migrator, sql, type Kysely } from 'kysely';
+import type { Database } from './database.js';
 import type { Db } from './db.js';
 import { migrationProvider } from './migrations/index.js';
 
 export class MigrationError extends Error {}
 
-/** Applies every pending migration; throws (so callers exit non-zero) if any fails. */
-export async function migrateToLatest(db: Db): Promise<string[]> {
-  const migrator = new Migrator({ db: db.kysely, provider: migrationProvider(db.dialect) });
+/** Any fixed number: the PostgreSQL advisory lock that serializes migrations of processes starting together. */
+const MIGRATION_LOCK = 4_242_001;
+
+async function run(kysely: Kysely<Database>, db: Db): Promise<string[]> {
+  const migrator = new Migrator({ db: kysely, provider: migrationProvider(db.dialect) });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
@@ -14,4 +17,18 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
     throw new MigrationError(`Migração ${failed?.migrationName ?? ''} falhou: ${cause}`.trim(), { cause: error });
   }
   return (results ?? []).map((r) => r.migrationName);
+}
+
+/** Applies every pending migration; throws (so callers exit non-zero) if any fails. */
+export async function migrateToLatest(db: Db): Promise<string[]> {
+  if (db.dialect !== 'postgres') return run(db.kysely, db);
+  // Kysely's own lock table is created on first use, which two processes can race; this lock cannot.
+  return db.kysely.connection().execute(async (conn) => {
+    await sql`select pg_advisory_lock(${MIGRATION_LOCK})`.execute(conn);
+    try {
+      return await run(conn, db);
+    } finally {
+      await sql`select pg_advisory_unlock(${MIGRATION_LOCK})`.execute(conn);
+    }
+  });
 }
