@@ -13,7 +13,7 @@ import type { ClientUpdate, NewClientRow } from '../../storage/database.js';
 import { uniqueViolationIndex } from '../../storage/unique-violation.js';
 import { canonicalId, newId } from '../shared/ids.js';
 import { pageOf, paginationOf, parseSort, sameJson, type Pagination } from '../shared/list-query.js';
-import { toCents } from '../shared/money.js';
+import { fromCents, toCents } from '../shared/money.js';
 import { isValidCnpj, isValidCpf, normalizeTaxId } from '../shared/tax-id.js';
 import { foldText, searchDocument } from '../shared/text-search.js';
 import { nowIso, toApiTimestamp } from '../shared/time.js';
@@ -181,6 +181,7 @@ export function createClientsService(db: Db) {
         updated_at: now,
       };
       checkTaxIds(state);
+      state.credit_limit = fromCents(creditCents(state.credit_limit));
       const stamp = nowIso();
       await guardDuplicates(() =>
         k.transaction().execute((trx) => repo.insertClient(trx, { ...columnsOf(state), id: state.id, team_id: teamId, created_at: stamp, updated_at: stamp })),
@@ -200,6 +201,7 @@ export function createClientsService(db: Db) {
           const next: ClientState = { ...current, status: 'active' };
           for (const field of sent) (next as unknown as Record<string, unknown>)[field] = body[field];
           if (body.address !== undefined) next.address = mergeAddress(current.address, body.address);
+          next.credit_limit = fromCents(creditCents(next.credit_limit));
           checkTaxIds(next);
           const changed = TRACKED.filter((f) => !sameJson(current[f], next[f]));
           if (changed.length === 0) return { state: current, previous: {} };

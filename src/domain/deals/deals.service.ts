@@ -6,7 +6,7 @@ import type { DealUpdate, NewDealRow } from '../../storage/database.js';
 import { findClientRef } from '../clients/clients.lookup.js';
 import { canonicalId, newId } from '../shared/ids.js';
 import { pageOf, paginationOf, parseSort, sameJson, type Pagination } from '../shared/list-query.js';
-import { lowerBoundCents, toCents, upperBoundCents } from '../shared/money.js';
+import { fromCents, lowerBoundCents, toCents, upperBoundCents } from '../shared/money.js';
 import { foldText, searchDocument } from '../shared/text-search.js';
 import { dayBounds, nowIso, toApiTimestamp } from '../shared/time.js';
 import { findPhase } from '../teams/teams.repository.js';
@@ -175,7 +175,8 @@ export function createDealsService(db: Db) {
         const current = toDealView(await load(trx, teamId, rawId));
         const next: DealView = { ...current };
         for (const field of sent) (next as unknown as Record<string, unknown>)[field] = body[field];
-        centsOf(next.value);
+        // Compare and echo the value as it will be stored (whole cents).
+        next.value = fromCents(centsOf(next.value));
         if (body.phase !== undefined) {
           const phase = await phaseOrThrow(trx, teamId, body.phase);
           // A phase move without an explicit probability takes the new phase's suggestion.
