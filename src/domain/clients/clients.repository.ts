@@ -1,7 +1,10 @@
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { ClientUpdate, Database, NewClientRow } from '../../storage/database.js';
 import type { Page, Sort } from '../shared/list-query.js';
+import { normalizeTaxId } from '../shared/tax-id.js';
 import { containsPattern } from '../shared/text-search.js';
+
+const TAX_ID_QUERY = /^(?=.*\d)[\dA-Za-z]*[./-][\dA-Za-z./\s-]*$/;
 
 type DbLike = Kysely<Database>;
 export type ClientSortField = 'created_at' | 'updated_at' | 'name' | 'segment' | 'status' | 'type';
@@ -32,7 +35,12 @@ function applyFilters<O>(query: SelectQueryBuilder<Database, 'clients', O>, team
   if (f.type !== undefined) q = q.where('type', '=', f.type as 'PF' | 'PJ');
   if (f.segment !== undefined) q = q.where('segment', '=', f.segment);
   if (f.store_id !== undefined) q = q.where('store_id', '=', f.store_id);
-  if (f.search !== undefined) q = q.where(sql<boolean>`search_text like ${containsPattern(f.search)} escape '\\'`);
+  if (f.search !== undefined) {
+    const patterns = [containsPattern(f.search)];
+    // A punctuated tax number (`111.444.777-35`) also finds one stored without punctuation.
+    if (TAX_ID_QUERY.test(f.search)) patterns.push(containsPattern(normalizeTaxId(f.search)));
+    q = q.where((eb) => eb.or(patterns.map((p) => sql<boolean>`search_text like ${p} escape '\\'`)));
+  }
   return q;
 }
 
