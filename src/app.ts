@@ -5,7 +5,8 @@ import { createDealsService } from './domain/deals/deals.service.js';
 import { createApiKeysService } from './domain/teams/api-keys.service.js';
 import { createTeamsService } from './domain/teams/teams.service.js';
 import { registerAuth } from './http/auth.js';
-import { registerErrorHandling } from './http/error-handler.js';
+import { registerErrorHandling, routerErrorHandler } from './http/error-handler.js';
+import { registerNulGuard } from './http/nul-guard.js';
 import { registerJsonBody } from './http/json-body.js';
 import { methodGuard } from './http/method-guard.js';
 import { clientsRoutes } from './http/routes/clients.routes.js';
@@ -29,6 +30,7 @@ export async function buildApp({ db, logger = false }: AppOptions): Promise<Fast
     bodyLimit: BODY_LIMIT,
     // Trailing slashes and repeated slashes name the same resource.
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
+    frameworkErrors: routerErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const teams = createTeamsService(db.kysely);
@@ -38,6 +40,7 @@ export async function buildApp({ db, logger = false }: AppOptions): Promise<Fast
   registerErrorHandling(app);
   registerJsonBody(app);
   registerAuth(app, keys);
+  registerNulGuard(app);
 
   const guard = methodGuard(app);
   await app.register(healthRoutes(db));

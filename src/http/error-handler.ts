@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, messages, type ErrorCode } from '../errors.js';
 import { validationMessage } from './validation-messages.js';
 
@@ -12,6 +12,18 @@ const FRAMEWORK_ERRORS: Record<string, [number, ErrorCode, string]> = {
   FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'VALIDATION_ERROR', messages.bodyNotObject],
   FST_ERR_CTP_INVALID_JSON_BODY: [400, 'VALIDATION_ERROR', messages.invalidJson],
 };
+
+/**
+ * Errors the router raises before any route runs: a URL that is not valid percent-encoding (400),
+ * or a path parameter longer than any id we issue (404: such an id is simply unknown).
+ */
+export function routerErrorHandler(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    reply.status(404).send(envelope('NOT_FOUND', messages.routeNotFound));
+    return;
+  }
+  reply.status(400).send(envelope('VALIDATION_ERROR', error.code === 'FST_ERR_BAD_URL' ? 'URL inválida' : 'Requisição inválida'));
+}
 
 /** One error handler for the whole service: contract envelope, Portuguese messages, no internals leaked. */
 export function registerErrorHandling(app: FastifyInstance): void {
