@@ -1,3 +1,5 @@
+import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './worker/retry-schedule.js';
+
 /** Configuration read once from the environment, validated, frozen. No secret has a default. */
 export interface Config {
   port: number;
@@ -5,12 +7,44 @@ export interface Config {
   databaseUrl: string;
   databasePoolMax: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  webhooks: WebhookConfig;
+  smtpUrl: string | null;
+  alertEmailFrom: string;
+}
+
+export interface WebhookConfig {
+  /** Run the delivery worker inside `serve` (WEBHOOK_WORKER=off leaves it to `autosales worker`). */
+  workerInServe: boolean;
+  timeoutMs: number;
+  /** Delays before each attempt, in ms; its length is the number of attempts. */
+  retrySchedule: number[];
+  allowPrivateTargets: boolean;
+  pollMs: number;
+  concurrency: number;
 }
 
 export const DEFAULT_DATABASE_URL = 'sqlite:./data/autosales.db';
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 export class ConfigError extends Error {}
+
+function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean, problems: string[]): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (['true', '1', 'on', 'yes'].includes(raw)) return true;
+  if (['false', '0', 'off', 'no'].includes(raw)) return false;
+  problems.push(`${name} must be true/on or false/off (got '${env[name]}')`);
+  return fallback;
+}
+
+function schedule(env: NodeJS.ProcessEnv, problems: string[]): number[] {
+  try {
+    return parseRetrySchedule(env.WEBHOOK_RETRY_SCHEDULE || DEFAULT_RETRY_SCHEDULE);
+  } catch (error) {
+    problems.push(`WEBHOOK_RETRY_SCHEDULE: ${(error as Error).message}`);
+    return parseRetrySchedule(DEFAULT_RETRY_SCHEDULE);
+  }
+}
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number, problems: string[]): number {
   const raw = env[name];
@@ -37,7 +71,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     databaseUrl,
     databasePoolMax: integer(env, 'DATABASE_POOL_MAX', 10, 1, 1000, problems),
     logLevel,
+    webhooks: {
+      workerInServe: flag(env, 'WEBHOOK_WORKER', true, problems),
+      timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 5000, 100, 60_000, problems),
+      retrySchedule: schedule(env, problems),
+      allowPrivateTargets: flag(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS', false, problems),
+      pollMs: integer(env, 'WEBHOOK_POLL_MS', 500, 10, 60_000, problems),
+      concurrency: integer(env, 'WEBHOOK_CONCURRENCY', 8, 1, 100, problems),
+    },
+    smtpUrl: env.SMTP_URL || null,
+    alertEmailFrom: env.ALERT_EMAIL_FROM || 'autosales <alertas@autosales.local>',
   };
+  if (config.smtpUrl && !/^smtps?:\/\/.+/.test(config.smtpUrl)) problems.push('SMTP_URL must look like smtp://user:pass@host:587 or smtps://…');
   if (problems.length) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
-  return Object.freeze(config);
+  return Object.freeze({ ...config, webhooks: Object.freeze({ ...config.webhooks }) });
 }

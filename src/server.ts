@@ -3,6 +3,7 @@ import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { createDb, type Db } from './storage/db.js';
 import { migrateToLatest } from './storage/migrator.js';
+import { createConfiguredWorker } from './worker/worker-runtime.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -27,6 +28,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
   // Long enough for slow clients, short enough that a stuck connection cannot hold a socket forever.
   app.server.requestTimeout = 30_000;
   const address = await app.listen({ port: config.port, host: config.host });
+  const worker = config.webhooks.workerInServe ? createConfiguredWorker(db, config, app.log) : null;
+  worker?.start();
   let closing: Promise<void> | undefined;
   return {
     app,
@@ -34,7 +37,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
     address,
     close: () =>
       (closing ??= (async () => {
-        await app.close(); // stops accepting, lets in-flight requests finish
+        // Stop accepting and let in-flight requests and the delivery in progress finish, then close the database.
+        await Promise.all([app.close(), worker?.close()]);
         await db.close();
       })()),
   };

@@ -1,6 +1,7 @@
 import { loadConfig } from '../config.js';
 import { createApiKeysService } from '../domain/teams/api-keys.service.js';
 import { createTeamsService } from '../domain/teams/teams.service.js';
+import { createWebhooksService } from '../domain/webhooks/webhooks.service.js';
 import { createDb, type Db } from '../storage/db.js';
 import { migrateToLatest } from '../storage/migrator.js';
 
@@ -8,6 +9,7 @@ export interface CliContext {
   db: Db;
   teams: ReturnType<typeof createTeamsService>;
   keys: ReturnType<typeof createApiKeysService>;
+  webhooks: ReturnType<typeof createWebhooksService>;
 }
 
 /** Opens the same DATABASE_URL the server uses (migrated), runs the command, and always closes it. */
@@ -17,7 +19,7 @@ export async function withContext<T>(run: (ctx: CliContext) => Promise<T>): Prom
   try {
     await migrateToLatest(db);
     const teams = createTeamsService(db.kysely);
-    return await run({ db, teams, keys: createApiKeysService(db.kysely, teams) });
+    return await run({ db, teams, keys: createApiKeysService(db.kysely, teams), webhooks: createWebhooksService(db, teams) });
   } finally {
     await db.close();
   }

@@ -1,20 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import { validationError } from '../errors.js';
 
-/** Path of the first string holding a NUL character, or null. */
-function nulPath(value: unknown, path: string[]): string | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? path.join('.') : null;
-  if (Array.isArray(value)) {
-    for (const item of value) {
-      const found = nulPath(item, path);
-      if (found !== null) return found;
-    }
-    return null;
-  }
-  if (value && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) {
-      const found = nulPath(item, [...path, key]);
-      if (found !== null) return found;
+/** Path of the first string holding a NUL character, or null. Iterative: bodies may nest thousands deep. */
+function nulPath(root: unknown): string | null {
+  const stack: Array<[unknown, string[]]> = [[root, []]];
+  while (stack.length) {
+    const [value, path] = stack.pop()!;
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) return path.join('.');
+    } else if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) stack.push([value[i], path]);
+    } else if (value && typeof value === 'object') {
+      const entries = Object.entries(value);
+      for (let i = entries.length - 1; i >= 0; i--) stack.push([entries[i]![1], [...path, entries[i]![0]]]);
     }
   }
   return null;
@@ -26,9 +24,9 @@ function nulPath(value: unknown, path: string[]): string | null {
  */
 export function registerNulGuard(app: FastifyInstance): void {
   app.addHook('preValidation', async (request) => {
-    const inQuery = nulPath(request.query, []);
+    const inQuery = nulPath(request.query);
     if (inQuery !== null) throw validationError(`Parâmetro '${inQuery}' contém o caractere nulo (\\u0000), que não é aceito`);
-    const inBody = nulPath(request.body, []);
+    const inBody = nulPath(request.body);
     if (inBody !== null) throw validationError(`Campo '${inBody || 'body'}' contém o caractere nulo (\\u0000), que não é aceito`);
   });
 }

@@ -100,7 +100,71 @@ export interface ClientTable {
   updated_at: Timestamp;
 }
 
+export interface EventTable {
+  id: string;
+  team_id: string;
+  type: string;
+  /** JSON: the record as GET returns it, after the change. */
+  object: string;
+  /** JSON: earlier values of the changed attributes, or null on creation. */
+  previous_attributes: string | null;
+  created_at: Timestamp;
+}
+
+export interface WebhookTable {
+  id: string;
+  team_id: string;
+  url: string;
+  /** JSON array of event types; empty means every type. */
+  events: string;
+  /** HMAC signing secret: needed in clear to sign, never logged or listed. */
+  secret: string;
+  status: 'enabled' | 'disabled';
+  disabled_reason: string | null;
+  disabled_at: Timestamp | null;
+  last_success_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface DeliveryTable {
+  id: string;
+  team_id: string;
+  webhook_id: string;
+  event_id: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  attempts: number;
+  next_attempt_at: Timestamp | null;
+  lease_until: Timestamp | null;
+  lease_token: string | null;
+  /** The exact bytes sent, fixed at the first attempt so retries are identical. */
+  body: string | null;
+  first_attempt_at: Timestamp | null;
+  last_attempt_at: Timestamp | null;
+  completed_at: Timestamp | null;
+  created_at: Timestamp;
+}
+
+export interface DeliveryAttemptTable {
+  id: string;
+  delivery_id: string;
+  webhook_id: string;
+  event_id: string;
+  event_type: string;
+  attempt: number;
+  attempted_at: Timestamp;
+  status_code: number | null;
+  error_class: string | null;
+  duration_ms: number;
+  response_body: string | null;
+  next_attempt_at: Timestamp | null;
+}
+
 export interface Database {
+  events: EventTable;
+  webhooks: WebhookTable;
+  deliveries: DeliveryTable;
+  delivery_attempts: DeliveryAttemptTable;
   teams: TeamTable;
   team_phases: TeamPhaseTable;
   api_keys: ApiKeyTable;
@@ -118,3 +182,7 @@ export type DealUpdate = Updateable<DealTable>;
 export type ClientRow = Selectable<ClientTable>;
 export type NewClientRow = Insertable<ClientTable>;
 export type ClientUpdate = Updateable<ClientTable>;
+export type EventRow = Selectable<EventTable>;
+export type WebhookRow = Selectable<WebhookTable>;
+export type DeliveryRow = Selectable<DeliveryTable>;
+export type DeliveryAttemptRow = Selectable<DeliveryAttemptTable>;

@@ -18,6 +18,7 @@ import { isValidCnpj, isValidCpf, normalizeTaxId } from '../shared/tax-id.js';
 import { foldText, searchDocument } from '../shared/text-search.js';
 import { nowIso, toApiTimestamp } from '../shared/time.js';
 import { pick, toClientListItem, toClientState, toClientView, type Address, type ClientState, type ClientView } from './clients.mapper.js';
+import { recordEvents } from '../events/events.repository.js';
 import * as repo from './clients.repository.js';
 
 type Kdb = Db['kysely'];
@@ -183,10 +184,14 @@ export function createClientsService(db: Db) {
       checkTaxIds(state);
       state.credit_limit = fromCents(creditCents(state.credit_limit));
       const stamp = nowIso();
+      const client = toClientView({ ...state, created_at: toApiTimestamp(stamp), updated_at: toApiTimestamp(stamp) });
       await guardDuplicates(() =>
-        k.transaction().execute((trx) => repo.insertClient(trx, { ...columnsOf(state), id: state.id, team_id: teamId, created_at: stamp, updated_at: stamp })),
+        k.transaction().execute(async (trx) => {
+          await repo.insertClient(trx, { ...columnsOf(state), id: state.id, team_id: teamId, created_at: stamp, updated_at: stamp });
+          await recordEvents(trx, teamId, [{ type: 'client.created', object: client, previous: null }]);
+        }),
       );
-      return toClientView({ ...state, created_at: toApiTimestamp(stamp), updated_at: toApiTimestamp(stamp) });
+      return client;
     },
 
     /** Applies a PUT; an inactive client is reactivated by any valid field. */
@@ -211,6 +216,7 @@ export function createClientsService(db: Db) {
           if (current.status === 'inactive') patch.deactivated_at = null;
           await repo.updateClient(trx, teamId, current.id, patch);
           const previous = Object.fromEntries(changed.filter((f) => f !== 'municipal_registration').map((f) => [f, current[f]]));
+          await recordEvents(trx, teamId, [{ type: 'client.updated', object: toClientView(next), previous }]);
           return { state: next, previous };
         }),
       );
@@ -230,11 +236,10 @@ export function createClientsService(db: Db) {
         const stamp = nowIso();
         await repo.updateClient(trx, teamId, current.id, { status: 'inactive', deactivated_at: stamp, updated_at: stamp });
         const deactivatedAt = toApiTimestamp(stamp);
-        return {
-          client: toClientView({ ...current, status: 'inactive', updated_at: deactivatedAt }),
-          previous: { status: 'active' },
-          deactivatedAt,
-        };
+        const client = toClientView({ ...current, status: 'inactive', updated_at: deactivatedAt });
+        const previous = { status: 'active' as const };
+        await recordEvents(trx, teamId, [{ type: 'client.deactivated', object: client, previous }]);
+        return { client, previous, deactivatedAt };
       });
     },
   };

@@ -4,6 +4,8 @@ import { DEAL_SORT_FIELDS } from '../../http/schemas/deals.schema.js';
 import type { Db } from '../../storage/db.js';
 import type { DealUpdate, NewDealRow } from '../../storage/database.js';
 import { findClientRef } from '../clients/clients.lookup.js';
+import type { EventType } from '../events/event-types.js';
+import { recordEvents } from '../events/events.repository.js';
 import { canonicalId, newId } from '../shared/ids.js';
 import { pageOf, paginationOf, parseSort, sameJson, type Pagination } from '../shared/list-query.js';
 import { fromCents, lowerBoundCents, toCents, upperBoundCents } from '../shared/money.js';
@@ -85,6 +87,15 @@ function columnsFor(field: Updatable, next: DealView): DealUpdate {
   }
 }
 
+/** The generic event first, then the specific ones (DECISIONS.md). */
+function updateEvents(changed: readonly string[], next: DealView): EventType[] {
+  const types: EventType[] = ['deal.updated'];
+  if (changed.includes('phase')) types.push('deal.phase_changed');
+  if (changed.includes('status') && next.status === 'ganho') types.push('deal.won');
+  if (changed.includes('status') && next.status === 'perdido') types.push('deal.lost');
+  return types;
+}
+
 export function createDealsService(db: Db) {
   const k = db.kysely;
   const lockRows = db.dialect === 'postgres';
@@ -163,7 +174,9 @@ export function createDealsService(db: Db) {
           updated_at: now,
         };
         await repo.insertDeal(trx, row);
-        return toDealView({ ...(row as Parameters<typeof toDealView>[0]), client_name: client?.name ?? null });
+        const deal = toDealView({ ...(row as Parameters<typeof toDealView>[0]), client_name: client?.name ?? null });
+        await recordEvents(trx, teamId, [{ type: 'deal.created', object: deal, previous: null }]);
+        return deal;
       });
     },
 
@@ -195,6 +208,8 @@ export function createDealsService(db: Db) {
         await repo.updateDeal(trx, teamId, current.id, patch);
         next.updated_at = toApiTimestamp(now);
         const previous = Object.fromEntries(changed.map((f) => [f, current[f]])) as Partial<DealView>;
+        if (changed.includes('client_id')) previous.client = current.client;
+        await recordEvents(trx, teamId, updateEvents(changed, next).map((type) => ({ type, object: next, previous })));
         return { deal: next, previous };
       });
       const fields = ['id', ...PUT_SUMMARY, ...sent, ...(sent.includes('client_id') ? ['client'] : []), 'updated_at'] as const;
@@ -212,11 +227,10 @@ export function createDealsService(db: Db) {
         }
         const now = nowIso();
         await repo.updateDeal(trx, teamId, row.id, { status: 'arquivado', archived_at: now, updated_at: now });
-        return {
-          deal: { ...current, status: 'arquivado', updated_at: toApiTimestamp(now) },
-          previous: { status: current.status },
-          archivedAt: toApiTimestamp(now),
-        };
+        const deal: DealView = { ...current, status: 'arquivado', updated_at: toApiTimestamp(now) };
+        const previous = { status: current.status };
+        await recordEvents(trx, teamId, [{ type: 'deal.updated', object: deal, previous }]);
+        return { deal, previous, archivedAt: toApiTimestamp(now) };
       });
     },
   };

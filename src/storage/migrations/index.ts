@@ -1,6 +1,7 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import type { DialectName } from '../dialect.js';
 import { initial } from './0001-initial.js';
+import { webhooks } from './0002-webhooks.js';
 
 /** One ordered migration set; each migration may ask for the few dialect-specific column types. */
 export function migrationProvider(dialect: DialectName): MigrationProvider {
@@ -8,6 +9,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
     async getMigrations(): Promise<Record<string, Migration>> {
       return {
         '0001-initial': initial(dialect),
+        '0002-webhooks': webhooks(dialect),
       };
     },
   };

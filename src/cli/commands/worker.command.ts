@@ -1,0 +1,33 @@
+import { Command } from 'commander';
+import pino from 'pino';
+import { loadConfig } from '../../config.js';
+import { LOG_REDACT } from '../../server.js';
+import { createDb } from '../../storage/db.js';
+import { migrateToLatest } from '../../storage/migrator.js';
+import { createConfiguredWorker } from '../../worker/worker-runtime.js';
+
+/** The delivery worker on its own (any number may run against one PostgreSQL database). */
+export function workerCommand(): Command {
+  return new Command('worker').description('run only the webhook delivery worker (env: DATABASE_URL, WEBHOOK_*, SMTP_URL)').action(async () => {
+    const config = loadConfig();
+    const logger = pino({ level: config.logLevel, redact: LOG_REDACT });
+    const db = createDb(config.databaseUrl, { poolMax: Math.max(2, config.webhooks.concurrency + 1) });
+    await migrateToLatest(db);
+    const worker = createConfiguredWorker(db, config, logger);
+    worker.start();
+    logger.info({}, 'worker de webhooks iniciado');
+    const shutdown = (signal: string) => {
+      logger.info({ signal }, 'encerrando worker');
+      // Finish and record the attempts in progress, then close the database.
+      worker
+        .close()
+        .then(() => db.close())
+        .then(
+          () => process.exit(0),
+          () => process.exit(1),
+        );
+    };
+    process.once('SIGTERM', () => shutdown('SIGTERM'));
+    process.once('SIGINT', () => shutdown('SIGINT'));
+  });
+}

@@ -1,0 +1,27 @@
+/** Every event kind of the contract (vehicle, activity and financial ones are announced for later). */
+export const EVENT_TYPES = [
+  'vehicle.created',
+  'vehicle.updated',
+  'vehicle.sold',
+  'vehicle.phase_changed',
+  'vehicle.price_changed',
+  'vehicle.removed',
+  'deal.created',
+  'deal.updated',
+  'deal.phase_changed',
+  'deal.won',
+  'deal.lost',
+  'client.created',
+  'client.updated',
+  'client.deactivated',
+  'activity.created',
+  'activity.completed',
+  'activity.due_soon',
+  'activity.overdue',
+  'financial.created',
+  'financial.paid',
+  'financial.overdue',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export const API_VERSION = 'v1';

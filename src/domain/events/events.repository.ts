@@ -1,0 +1,73 @@
+import type { Kysely } from 'kysely';
+import { v7 as uuidv7 } from 'uuid';
+import type { Database, EventRow } from '../../storage/database.js';
+import { newId } from '../shared/ids.js';
+import { nowIso, toApiTimestamp } from '../shared/time.js';
+import { API_VERSION, type EventType } from './event-types.js';
+
+export interface EventDraft {
+  type: EventType;
+  object: object;
+  previous: object | null;
+}
+
+/** `evt_` + a UUID v7 without dashes: time-ordered (events of one operation keep their order) and unguessable enough. */
+export const newEventId = (): string => `evt_${uuidv7().replaceAll('-', '')}`;
+
+/**
+ * The transactional outbox: call inside the transaction that makes the change, so a committed
+ * change always has its events (and their deliveries) and a rolled-back one never does.
+ */
+export async function recordEvents(trx: Kysely<Database>, teamId: string, drafts: EventDraft[]): Promise<EventRow[]> {
+  if (drafts.length === 0) return [];
+  const createdAt = nowIso();
+  const events = drafts.map((d) => ({
+    id: newEventId(),
+    team_id: teamId,
+    type: d.type,
+    object: JSON.stringify(d.object),
+    previous_attributes: d.previous === null ? null : JSON.stringify(d.previous),
+    created_at: createdAt,
+  })) satisfies EventRow[];
+  await trx.insertInto('events').values(events).execute();
+
+  const hooks = await trx.selectFrom('webhooks').select(['id', 'events']).where('team_id', '=', teamId).where('status', '=', 'enabled').execute();
+  const deliveries = events.flatMap((event) =>
+    hooks
+      .filter((hook) => subscribes(hook.events, event.type))
+      .map((hook) => ({
+        id: newId(),
+        team_id: teamId,
+        webhook_id: hook.id,
+        event_id: event.id,
+        status: 'pending' as const,
+        attempts: 0,
+        next_attempt_at: createdAt,
+        created_at: createdAt,
+      })),
+  );
+  if (deliveries.length) await trx.insertInto('deliveries').values(deliveries).execute();
+  return events;
+}
+
+/** A webhook's event list (JSON); empty means every type. */
+export function subscribes(eventsJson: string, type: string): boolean {
+  const types = JSON.parse(eventsJson) as string[];
+  return types.length === 0 || types.includes(type);
+}
+
+/** The delivery body of the contract's Events part, in its field order. */
+export function eventPayload(event: EventRow, webhookId: string): string {
+  return JSON.stringify({
+    id: event.id,
+    type: event.type,
+    api_version: API_VERSION,
+    created_at: toApiTimestamp(event.created_at),
+    data: {
+      object: JSON.parse(event.object) as unknown,
+      previous_attributes: event.previous_attributes === null ? null : (JSON.parse(event.previous_attributes) as unknown),
+    },
+    team_id: event.team_id,
+    webhook_id: webhookId,
+  });
+}

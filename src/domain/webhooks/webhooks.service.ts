@@ -1,0 +1,184 @@
+import { randomBytes } from 'node:crypto';
+import { notFound, validationError } from '../../errors.js';
+import type { Db } from '../../storage/db.js';
+import type { DeliveryAttemptRow, WebhookRow } from '../../storage/database.js';
+import { EVENT_TYPES } from '../events/event-types.js';
+import { subscribes } from '../events/events.repository.js';
+import { canonicalId, newId } from '../shared/ids.js';
+import { nowIso, toApiTimestamp, toApiTimestampOrNull } from '../shared/time.js';
+import type { TeamsService } from '../teams/teams.service.js';
+import * as repo from './webhooks.repository.js';
+
+export interface WebhookView {
+  id: string;
+  team_id: string;
+  url: string;
+  events: string[];
+  status: 'enabled' | 'disabled';
+  disabled_reason: string | null;
+  disabled_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AttemptView {
+  event_id: string;
+  event_type: string;
+  attempt: number;
+  attempted_at: string;
+  status_code: number | null;
+  error_class: string | null;
+  duration_ms: number;
+  response_body: string | null;
+  next_attempt_at: string | null;
+}
+
+/** 256 random bits; the prefix makes a leaked secret easy to recognise. */
+const newSecret = () => `whsec_${randomBytes(32).toString('base64url')}`;
+
+/** The public shape of a webhook: never the secret. */
+export function toWebhookView(row: WebhookRow): WebhookView {
+  return {
+    id: row.id,
+    team_id: row.team_id,
+    url: row.url,
+    events: JSON.parse(row.events) as string[],
+    status: row.status,
+    disabled_reason: row.disabled_reason,
+    disabled_at: toApiTimestampOrNull(row.disabled_at),
+    created_at: toApiTimestamp(row.created_at),
+    updated_at: toApiTimestamp(row.updated_at),
+  };
+}
+
+const toAttemptView = (row: DeliveryAttemptRow): AttemptView => ({
+  event_id: row.event_id,
+  event_type: row.event_type,
+  attempt: row.attempt,
+  attempted_at: toApiTimestamp(row.attempted_at),
+  status_code: row.status_code,
+  error_class: row.error_class,
+  duration_ms: row.duration_ms,
+  response_body: row.response_body,
+  next_attempt_at: toApiTimestampOrNull(row.next_attempt_at),
+});
+
+export function checkWebhookUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw validationError('URL do webhook inválida');
+  }
+  if (url.protocol !== 'https:') throw validationError('A URL do webhook deve usar https://');
+  // Credentials in a URL end up in logs and attempt listings; the signature authenticates us instead.
+  if (url.username || url.password) throw validationError('A URL do webhook não pode conter usuário ou senha');
+  if (raw.length > 2048) throw validationError('A URL do webhook deve ter no máximo 2048 caracteres');
+  return url.toString();
+}
+
+export function checkEventTypes(types: string[]): string[] {
+  const unknown = types.filter((t) => !(EVENT_TYPES as readonly string[]).includes(t));
+  if (unknown.length) throw validationError(`Tipo de evento desconhecido: ${unknown.join(', ')}`);
+  return [...new Set(types)];
+}
+
+export function createWebhooksService(db: Db, teams: Pick<TeamsService, 'find'>) {
+  const k = db.kysely;
+
+  async function load(rawId: string): Promise<WebhookRow> {
+    const id = canonicalId(rawId);
+    const row = id ? await repo.findWebhook(k, id) : undefined;
+    if (!row) throw notFound('Webhook não encontrado');
+    return row;
+  }
+
+  return {
+    /** Creates a webhook; the signing secret is in the result and is shown again only on rotation. */
+    async create(input: { teamId: string; url: string; events?: string[] }): Promise<WebhookView & { secret: string }> {
+      const team = await teams.find(input.teamId);
+      if (!team) throw notFound('Time não encontrado');
+      const now = nowIso();
+      const row: WebhookRow = {
+        id: newId(),
+        team_id: team.id,
+        url: checkWebhookUrl(input.url),
+        events: JSON.stringify(checkEventTypes(input.events ?? [])),
+        secret: newSecret(),
+        status: 'enabled',
+        disabled_reason: null,
+        disabled_at: null,
+        last_success_at: null,
+        created_at: now,
+        updated_at: now,
+      };
+      await repo.insertWebhook(k, { ...row, created_at: now, updated_at: now, disabled_at: null, last_success_at: null });
+      return { ...toWebhookView(row), secret: row.secret };
+    },
+
+    async list(teamId: string): Promise<WebhookView[]> {
+      const team = await teams.find(teamId);
+      if (!team) throw notFound('Time não encontrado');
+      return (await repo.listWebhooks(k, team.id)).map(toWebhookView);
+    },
+
+    async get(rawId: string): Promise<WebhookView> {
+      return toWebhookView(await load(rawId));
+    },
+
+    async setStatus(rawId: string, status: 'enabled' | 'disabled'): Promise<WebhookView> {
+      const row = await load(rawId);
+      const now = nowIso();
+      const patch =
+        status === 'enabled'
+          ? { status, disabled_reason: null, disabled_at: null, updated_at: now }
+          : { status, disabled_reason: 'desativado manualmente', disabled_at: now, updated_at: now };
+      return toWebhookView((await repo.updateWebhook(k, row.id, patch))!);
+    },
+
+    /** A new secret takes effect on the next attempt; the old one stops signing at once. */
+    async rotateSecret(rawId: string): Promise<WebhookView & { secret: string }> {
+      const row = await load(rawId);
+      const secret = newSecret();
+      const updated = await repo.updateWebhook(k, row.id, { secret, updated_at: nowIso() });
+      return { ...toWebhookView(updated!), secret };
+    },
+
+    async attempts(rawId: string, limit = 100): Promise<AttemptView[]> {
+      const row = await load(rawId);
+      return (await repo.listAttempts(k, row.id, limit)).map(toAttemptView);
+    },
+
+    /** Sends one event again: to the given webhook, or to every enabled webhook of its team that takes its type. */
+    async resend(eventId: string, webhookId?: string): Promise<{ event_id: string; webhook_ids: string[] }> {
+      const event = await repo.findEvent(k, eventId);
+      if (!event) throw notFound('Evento não encontrado');
+      let targets: WebhookRow[];
+      if (webhookId) {
+        const hook = await load(webhookId);
+        if (hook.team_id !== event.team_id) throw notFound('Webhook não encontrado');
+        targets = [hook];
+      } else {
+        targets = (await repo.listWebhooks(k, event.team_id)).filter((h) => h.status === 'enabled' && subscribes(h.events, event.type));
+      }
+      await k.transaction().execute(async (trx) => {
+        for (const hook of targets) await repo.queueDelivery(trx, event.team_id, hook.id, event.id);
+      });
+      return { event_id: event.id, webhook_ids: targets.map((t) => t.id) };
+    },
+
+    /** Queues every event since `since` that this webhook takes and has not received (after an outage). */
+    async recover(rawId: string, since: string): Promise<{ webhook_id: string; queued: number; status: WebhookView['status'] }> {
+      const hook = await load(rawId);
+      const sinceDate = new Date(since);
+      if (Number.isNaN(sinceDate.getTime())) throw validationError("--since deve ser uma data/hora ISO 8601, por exemplo 2026-11-22T10:00:00Z");
+      const events = (await repo.undeliveredEventsSince(k, hook.id, hook.team_id, sinceDate.toISOString())).filter((e) => subscribes(hook.events, e.type));
+      await k.transaction().execute(async (trx) => {
+        for (const event of events) await repo.queueDelivery(trx, hook.team_id, hook.id, event.id);
+      });
+      return { webhook_id: hook.id, queued: events.length, status: hook.status };
+    },
+  };
+}
+
+export type WebhooksService = ReturnType<typeof createWebhooksService>;

@@ -1,0 +1,306 @@
+import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
+import {
+  createServer as createNetServer,
+  getDefaultAutoSelectFamily,
+  setDefaultAutoSelectFamily,
+  type AddressInfo,
+} from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createWebhookSender, type SendResult } from '../../src/worker/webhook-sender.js';
+import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver.js';
+
+const TIMEOUT_MS = 300;
+const originalExtraCa = process.env.NODE_EXTRA_CA_CERTS;
+
+let receiver: HttpsReceiver;
+
+/** A sender that trusts the receiver's certificate (read from NODE_EXTRA_CA_CERTS at creation). */
+function trustingSender(allowPrivateTargets = true, timeoutMs = 2000): ReturnType<typeof createWebhookSender> {
+  process.env.NODE_EXTRA_CA_CERTS = receiver.caFile;
+  try {
+    return createWebhookSender({ timeoutMs, allowPrivateTargets });
+  } finally {
+    restoreExtraCa();
+  }
+}
+
+function restoreExtraCa(): void {
+  if (originalExtraCa === undefined) delete process.env.NODE_EXTRA_CA_CERTS;
+  else process.env.NODE_EXTRA_CA_CERTS = originalExtraCa;
+}
+
+function expectShape(result: SendResult): void {
+  expect(Number.isInteger(result.durationMs)).toBe(true);
+  expect(result.durationMs).toBeGreaterThanOrEqual(0);
+  expect(JSON.stringify(result)).not.toMatch(/signature/i);
+}
+
+/** A port nothing listens on: bound, then released. */
+async function closedPort(): Promise<number> {
+  const server = createNetServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+beforeAll(async () => {
+  receiver = await startHttpsReceiver();
+});
+
+afterEach(() => {
+  receiver.respond(() => ({ status: 200, body: 'ok' }));
+  receiver.requests.length = 0;
+  restoreExtraCa();
+});
+
+afterAll(async () => {
+  await receiver?.close();
+  restoreExtraCa();
+});
+
+describe('webhook sender: delivery outcomes', () => {
+  it('delivers a 200: method, path, headers and body arrive byte-identical', async () => {
+    const body = JSON.stringify({ id: 'evt_1', type: 'deal.created', data: { nome: 'João Ávila', emoji: '🚗' } });
+    const headers = {
+      'Content-Type': 'application/json',
+      'X-Service-Signature': 'a'.repeat(64),
+      'X-Service-Timestamp': '1700000000',
+      'X-Service-Event-Id': 'evt_1',
+    };
+    const result = await trustingSender().send(`${receiver.url}?x=1`, body, headers);
+
+    expect(result).toMatchObject({ ok: true, statusCode: 200, errorClass: null, responseBody: 'ok' });
+    expectShape(result);
+    const [req] = await receiver.waitFor(1);
+    expect(req?.method).toBe('POST');
+    expect(req?.url).toBe('/hook?x=1');
+    expect(req?.body).toBe(body);
+    expect(req?.headers['content-type']).toBe('application/json');
+    expect(req?.headers['x-service-signature']).toBe('a'.repeat(64));
+    expect(req?.headers['x-service-timestamp']).toBe('1700000000');
+    expect(req?.headers['x-service-event-id']).toBe('evt_1');
+    expect(req?.headers['content-length']).toBe(String(Buffer.byteLength(body)));
+  });
+
+  it.each([201, 204])('treats %i as success', async (status) => {
+    receiver.respond(() => ({ status, body: status === 204 ? '' : 'created' }));
+    const result = await trustingSender().send(receiver.url, '{}', { 'Content-Type': 'application/json' });
+    expect(result).toMatchObject({ ok: true, statusCode: status, errorClass: null });
+    expect(result.responseBody).toBe(status === 204 ? '' : 'created');
+  });
+
+  it('500 → http, with the status and the response body cut to 2048 bytes', async () => {
+    receiver.respond(() => ({ status: 500, body: 'x'.repeat(10 * 1024) }));
+    const result = await trustingSender().send(receiver.url, '{}', {});
+    expect(result).toMatchObject({ ok: false, statusCode: 500, errorClass: 'http' });
+    expect(result.responseBody).toBe('x'.repeat(2048));
+    expectShape(result);
+  });
+
+  it('does not split a multi-byte character at the 2048-byte cut', async () => {
+    receiver.respond(() => ({ status: 400, body: `${'a'.repeat(2047)}é and more` }));
+    const result = await trustingSender().send(receiver.url, '{}', {});
+    expect(result).toMatchObject({ ok: false, statusCode: 400, errorClass: 'http' });
+    expect(result.responseBody).toBe('a'.repeat(2047));
+  });
+
+  it.each([301, 302])('%i → redirect, and the Location is never requested', async (status) => {
+    const location = receiver.url.replace('/hook', '/elsewhere');
+    receiver.respond((req) => (req.url === '/hook' ? { status, headers: { location } } : { status: 200 }));
+    const result = await trustingSender().send(receiver.url, '{}', {});
+    expect(result).toMatchObject({ ok: false, statusCode: status, errorClass: 'redirect' });
+    await sleep(100);
+    expect(receiver.requests.map((r) => r.url)).toEqual(['/hook']);
+  });
+
+  it('a receiver slower than timeoutMs → timeout, within about timeoutMs', async () => {
+    receiver.respond(() => ({ status: 200, body: 'late', delayMs: 3000 }));
+    const started = Date.now();
+    const result = await trustingSender(true, TIMEOUT_MS).send(receiver.url, '{}', {});
+    const wall = Date.now() - started;
+    expect(result).toMatchObject({ ok: false, statusCode: null, errorClass: 'timeout', responseBody: null });
+    expect(result.durationMs).toBeGreaterThanOrEqual(TIMEOUT_MS - 5);
+    expect(result.durationMs).toBeLessThan(TIMEOUT_MS + 400);
+    expect(wall).toBeLessThan(TIMEOUT_MS + 400);
+  });
+
+  it('connection refused → connection', async () => {
+    const port = await closedPort();
+    const result = await trustingSender().send(`https://localhost:${port}/hook`, '{}', {});
+    expect(result).toMatchObject({ ok: false, statusCode: null, errorClass: 'connection', responseBody: null });
+  });
+
+  it('unknown host → dns (with and without the private-target guard)', async () => {
+    for (const allow of [true, false]) {
+      const result = await createWebhookSender({ timeoutMs: 5000, allowPrivateTargets: allow }).send(
+        'https://nonexistent.invalid/',
+        '{}',
+        {},
+      );
+      expect(result).toMatchObject({ ok: false, statusCode: null, errorClass: 'dns', responseBody: null });
+    }
+  });
+
+  it('a certificate that is not trusted → tls, and no request is delivered', async () => {
+    delete process.env.NODE_EXTRA_CA_CERTS;
+    const sender = createWebhookSender({ timeoutMs: 2000, allowPrivateTargets: true });
+    const result = await sender.send(receiver.url, '{}', {});
+    expect(result).toMatchObject({ ok: false, statusCode: null, errorClass: 'tls', responseBody: null });
+    expect(receiver.requests).toHaveLength(0);
+  });
+
+  it('reads NODE_EXTRA_CA_CERTS when the sender is created, not per send', async () => {
+    process.env.NODE_EXTRA_CA_CERTS = receiver.caFile;
+    const trusting = createWebhookSender({ timeoutMs: 2000, allowPrivateTargets: true });
+    delete process.env.NODE_EXTRA_CA_CERTS;
+    expect((await trusting.send(receiver.url, '{}', {})).ok).toBe(true);
+  });
+});
+
+describe('webhook sender: SSRF guard', () => {
+  it('refuses http:// without any network I/O', async () => {
+    let hits = 0;
+    const plain: HttpServer = createHttpServer((_req, res) => {
+      hits += 1;
+      res.end('ok');
+    });
+    plain.on('connection', () => {
+      hits += 1;
+    });
+    await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = plain.address() as AddressInfo;
+      for (const allow of [true, false]) {
+        const result = await createWebhookSender({ timeoutMs: 1000, allowPrivateTargets: allow }).send(
+          `http://127.0.0.1:${port}/hook`,
+          '{}',
+          {},
+        );
+        expect(result).toMatchObject({ ok: false, statusCode: null, errorClass: 'blocked', responseBody: null });
+      }
+      await sleep(50);
+      expect(hits).toBe(0);
+    } finally {
+      await new Promise<void>((resolve) => plain.close(() => resolve()));
+    }
+  });
+
+  it.each(['ftp://example.com/', 'not a url', '', 'https://'])('refuses %j as blocked', async (url) => {
+    const result = await createWebhookSender({ timeoutMs: 1000, allowPrivateTargets: true }).send(url, '{}', {});
+    expect(result).toMatchObject({ ok: false, errorClass: 'blocked', statusCode: null });
+  });
+
+  it.each([
+    ['IP literal (connect-time check)', (port: number) => `https://127.0.0.1:${port}/hook`],
+    ['hostname resolving to loopback (lookup check)', (port: number) => `https://localhost:${port}/hook`],
+    ['IPv4-mapped IPv6 literal', (port: number) => `https://[::ffff:127.0.0.1]:${port}/hook`],
+  ])('blocks a %s and the receiver sees no request', async (_label, makeUrl) => {
+    const sender = trustingSender(false);
+    const result = await sender.send(makeUrl(receiver.port), '{"id":"evt_x"}', { 'X-Service-Signature': 'secret-ish' });
+    expect(result).toMatchObject({ ok: false, statusCode: null, errorClass: 'blocked', responseBody: null });
+    expectShape(result);
+    await sleep(100);
+    expect(receiver.requests).toHaveLength(0);
+  });
+
+  it('refuses a name resolving to a blocked address before connecting; an IP literal before any byte is sent', async () => {
+    let connections = 0;
+    let bytes = 0;
+    const tcp = createNetServer((socket) => {
+      connections += 1;
+      socket.on('data', (chunk: Buffer) => {
+        bytes += chunk.length;
+      });
+      socket.on('error', () => {});
+    });
+    await new Promise<void>((resolve) => tcp.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = tcp.address() as AddressInfo;
+      const sender = createWebhookSender({ timeoutMs: 1000, allowPrivateTargets: false });
+
+      // Both dns.lookup callback forms: `all: true` (happy eyeballs) and single address.
+      const autoSelect = getDefaultAutoSelectFamily();
+      try {
+        for (const mode of [true, false]) {
+          setDefaultAutoSelectFamily(mode);
+          const byName = await sender.send(`https://localhost:${port}/hook`, '{}', {});
+          expect(byName.errorClass).toBe('blocked');
+        }
+      } finally {
+        setDefaultAutoSelectFamily(autoSelect);
+      }
+      await sleep(50);
+      expect(connections).toBe(0); // refused at lookup: no TCP connection at all
+
+      const byIp = await sender.send(`https://127.0.0.1:${port}/hook`, '{}', {});
+      expect(byIp.errorClass).toBe('blocked');
+      await sleep(50);
+      expect(bytes).toBe(0); // refused on connect: not even a TLS ClientHello
+    } finally {
+      await new Promise<void>((resolve) => tcp.close(() => resolve()));
+    }
+  });
+
+  it('blocks ::1 and the receiver listening there sees no request', async () => {
+    let v6: HttpsReceiver;
+    try {
+      v6 = await startHttpsReceiver({ host: '::1' });
+    } catch {
+      return; // no IPv6 loopback on this machine
+    }
+    try {
+      expect(v6.url).toBe(`https://[::1]:${v6.port}/hook`);
+      const blocked = await trustingSender(false).send(v6.url, '{}', {});
+      expect(blocked).toMatchObject({ ok: false, errorClass: 'blocked' });
+      await sleep(100);
+      expect(v6.requests).toHaveLength(0);
+
+      const allowed = await trustingSender(true).send(v6.url, '{}', {});
+      expect(allowed).toMatchObject({ ok: true, statusCode: 200 });
+      expect(v6.requests).toHaveLength(1);
+    } finally {
+      await v6.close();
+    }
+  });
+
+  it('delivers to the same private targets when allowPrivateTargets is true', async () => {
+    const sender = trustingSender(true);
+    const byName = await sender.send(receiver.url, 'a', {});
+    const byIp = await sender.send(`https://127.0.0.1:${receiver.port}/hook`, 'b', {});
+    expect(byName).toMatchObject({ ok: true, statusCode: 200, errorClass: null });
+    expect(byIp).toMatchObject({ ok: true, statusCode: 200, errorClass: null });
+    expect((await receiver.waitFor(2)).map((r) => r.body)).toEqual(['a', 'b']);
+  });
+
+  it('opens a fresh connection per attempt (no reuse)', async () => {
+    const sender = trustingSender(true);
+    for (let i = 0; i < 3; i += 1) {
+      expect((await sender.send(receiver.url, String(i), {})).ok).toBe(true);
+    }
+    const requests = await receiver.waitFor(3);
+    for (const req of requests) expect(req.headers.connection).toBe('close');
+  });
+});
+
+describe('https receiver helper', () => {
+  it('serves the same cached certificate, waits for requests and closes with sockets open', async () => {
+    const other = await startHttpsReceiver();
+    expect(other.caPem).toBe(receiver.caPem);
+    expect(other.caFile).toBe(receiver.caFile);
+    expect(other.url).toBe(`https://localhost:${other.port}/hook`);
+    await expect(other.waitFor(1, 50)).rejects.toThrow(/expected 1 request/);
+
+    other.respond(() => ({ status: 200, delayMs: 10_000 }));
+    const pending = trustingSender(true, 5000).send(other.url, '{}', {});
+    await other.waitFor(1);
+    const started = Date.now();
+    await other.close();
+    expect(Date.now() - started).toBeLessThan(1000);
+    const result = await pending;
+    expect(result.ok).toBe(false);
+    expect(result.errorClass).toBe('connection');
+  });
+});
