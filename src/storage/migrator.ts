@@ -8,8 +8,8 @@ export class MigrationError extends Error {}
 /** Any fixed number: the PostgreSQL advisory lock that serializes migrations of processes starting together. */
 const MIGRATION_LOCK = 4_242_001;
 
-async function run(kysely: Kysely<Database>, db: Db): Promise<string[]> {
-  const migrator = new Migrator({ db: kysely, provider: migrationProvider(db.dialect) });
+async function run(kysely: Kysely<Database>, db: Db, schema?: string): Promise<string[]> {
+  const migrator = new Migrator({ db: kysely, provider: migrationProvider(db.dialect), migrationTableSchema: schema });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
@@ -26,7 +26,9 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
   return db.kysely.connection().execute(async (conn) => {
     await sql`select pg_advisory_lock(${MIGRATION_LOCK})`.execute(conn);
     try {
-      return await run(conn, db);
+      // Kysely's bookkeeping tables live in the schema the connection works in (search_path), like ours.
+      const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(conn);
+      return await run(conn, db, rows[0]?.schema);
     } finally {
       await sql`select pg_advisory_unlock(${MIGRATION_LOCK})`.execute(conn);
     }

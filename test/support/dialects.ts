@@ -1,6 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import type { DialectName } from '../../src/storage/dialect.js';
 import { createDb, type Db } from '../../src/storage/db.js';
 import { migrateToLatest } from '../../src/storage/migrator.js';
@@ -21,13 +23,33 @@ export interface TestDb {
   close(): Promise<void>;
 }
 
-/** A migrated database: a fresh SQLite file per call, or the shared PostgreSQL test database (teams keep tests apart). */
+/**
+ * A migrated database of its own: a fresh SQLite file, or a fresh schema in the PostgreSQL test
+ * database (selected through the connection's search_path). Own tables matter for the delivery
+ * worker, which claims every due delivery it can see.
+ */
 export async function openTestDb(dialect: DialectName): Promise<TestDb> {
   if (dialect === 'postgres') {
-    const url = process.env.TEST_DATABASE_URL!;
+    const base = process.env.TEST_DATABASE_URL!;
+    const schema = `t_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: base });
+    await admin.connect();
+    await admin.query(`create schema ${schema}`);
+    await admin.end();
+    const url = withSearchPath(base, schema);
     const db = createDb(url, { poolMax: 5 });
     await migrateToLatest(db);
-    return { db, url, close: () => db.close() };
+    return {
+      db,
+      url,
+      close: async () => {
+        await db.close();
+        const cleaner = new pg.Client({ connectionString: base });
+        await cleaner.connect();
+        await cleaner.query(`drop schema ${schema} cascade`);
+        await cleaner.end();
+      },
+    };
   }
   const dir = mkdtempSync(join(tmpdir(), 'autosales-test-'));
   const url = `sqlite:${join(dir, 'test.db')}`;
@@ -41,4 +63,11 @@ export async function openTestDb(dialect: DialectName): Promise<TestDb> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** The same PostgreSQL URL with every connection's search_path set to `schema`. */
+export function withSearchPath(url: string, schema: string): string {
+  const parsed = new URL(url);
+  parsed.searchParams.set('options', `-c search_path=${schema}`);
+  return parsed.toString();
 }
