@@ -10,6 +10,16 @@ export interface Config {
   webhooks: WebhookConfig;
   smtpUrl: string | null;
   alertEmailFrom: string;
+  rateLimits: RateLimitConfig;
+  /** Fastify trustProxy: false, true, or a comma-separated list of proxy addresses/CIDRs. */
+  trustProxy: boolean | string;
+}
+
+export interface RateLimitConfig {
+  /** Plan limits (RATE_LIMITS=off turns them off; unauthenticated traffic stays limited). */
+  enabled: boolean;
+  redisUrl: string | null;
+  unauthenticatedPerMinute: number;
 }
 
 export interface WebhookConfig {
@@ -35,6 +45,12 @@ function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean, problems:
   if (['false', '0', 'off', 'no'].includes(raw)) return false;
   problems.push(`${name} must be true/on or false/off (got '${env[name]}')`);
   return fallback;
+}
+
+function trustProxy(raw: string | undefined): boolean | string {
+  if (!raw || ['false', '0', 'off', 'no'].includes(raw.trim().toLowerCase())) return false;
+  if (['true', '1', 'on', 'yes'].includes(raw.trim().toLowerCase())) return true;
+  return raw;
 }
 
 function schedule(env: NodeJS.ProcessEnv, problems: string[]): number[] {
@@ -79,10 +95,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
       pollMs: integer(env, 'WEBHOOK_POLL_MS', 500, 10, 60_000, problems),
       concurrency: integer(env, 'WEBHOOK_CONCURRENCY', 8, 1, 100, problems),
     },
+    rateLimits: {
+      enabled: flag(env, 'RATE_LIMITS', true, problems),
+      redisUrl: env.REDIS_URL || null,
+      unauthenticatedPerMinute: integer(env, 'RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE', 30, 1, 100_000, problems),
+    },
+    trustProxy: trustProxy(env.TRUST_PROXY),
     smtpUrl: env.SMTP_URL || null,
     alertEmailFrom: env.ALERT_EMAIL_FROM || 'autosales <alertas@autosales.local>',
   };
+  if (config.rateLimits.redisUrl && !/^rediss?:\/\/.+/.test(config.rateLimits.redisUrl)) problems.push('REDIS_URL must look like redis://host:6379 or rediss://…');
   if (config.smtpUrl && !/^smtps?:\/\/.+/.test(config.smtpUrl)) problems.push('SMTP_URL must look like smtp://user:pass@host:587 or smtps://…');
   if (problems.length) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
-  return Object.freeze({ ...config, webhooks: Object.freeze({ ...config.webhooks }) });
+  return Object.freeze({ ...config, webhooks: Object.freeze({ ...config.webhooks }), rateLimits: Object.freeze({ ...config.rateLimits }) });
 }

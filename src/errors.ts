@@ -11,7 +11,8 @@ export type ErrorCode =
   | 'METHOD_NOT_ALLOWED'
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'PAYLOAD_TOO_LARGE'
-  | 'SERVICE_UNAVAILABLE';
+  | 'SERVICE_UNAVAILABLE'
+  | 'IDEMPOTENCY_CONFLICT';
 
 /** A failure with a place in the contract: status, code and Portuguese message go to the client as they are. */
 export class AppError extends Error {

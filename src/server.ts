@@ -4,6 +4,9 @@ import type { Config } from './config.js';
 import { createDb, type Db } from './storage/db.js';
 import { migrateToLatest } from './storage/migrator.js';
 import { createConfiguredWorker } from './worker/worker-runtime.js';
+import { pino } from 'pino';
+import { createRateLimiter } from './domain/ratelimit/rate-limiter.js';
+import { createRedis } from './domain/ratelimit/redis-client.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -24,7 +27,15 @@ export async function startServer(config: Config): Promise<RunningServer> {
     await db.close();
     throw error;
   }
-  const app = await buildApp({ db, logger: { level: config.logLevel, redact: LOG_REDACT } });
+  const logger = pino({ level: config.logLevel, redact: LOG_REDACT });
+  const redis = config.rateLimits.redisUrl ? createRedis(config.rateLimits.redisUrl, logger) : null;
+  if (!config.rateLimits.enabled) logger.warn({}, 'RATE_LIMITS=off: limites de requisição por plano desligados');
+  const rateLimiter = createRateLimiter({
+    redis,
+    planLimits: config.rateLimits.enabled,
+    unauthenticatedPerMinute: config.rateLimits.unauthenticatedPerMinute,
+  });
+  const app = await buildApp({ db, logger, rateLimiter, trustProxy: config.trustProxy });
   // Long enough for slow clients, short enough that a stuck connection cannot hold a socket forever.
   app.server.requestTimeout = 30_000;
   const address = await app.listen({ port: config.port, host: config.host });
@@ -40,6 +51,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
         // Stop accepting and let in-flight requests and the delivery in progress finish, then close the database.
         await Promise.all([app.close(), worker?.close()]);
         await db.close();
+        redis?.disconnect();
       })()),
   };
 }

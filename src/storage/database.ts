@@ -160,7 +160,20 @@ export interface DeliveryAttemptTable {
   next_attempt_at: Timestamp | null;
 }
 
+export interface IdempotencyKeyTable {
+  team_id: string;
+  key: string;
+  /** SHA-256 of method, route and body: a retry must be the same request. */
+  fingerprint: string;
+  status: 'processing' | 'completed';
+  status_code: number | null;
+  response_body: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface Database {
+  idempotency_keys: IdempotencyKeyTable;
   events: EventTable;
   webhooks: WebhookTable;
   deliveries: DeliveryTable;

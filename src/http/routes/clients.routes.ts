@@ -14,7 +14,7 @@ export function clientsRoutes(clients: ClientsService): FastifyPluginAsyncTypebo
       return { success: true, data, pagination };
     });
 
-    app.post('/clients', { config: write, schema: { body: ClientCreateBody } }, async (request, reply) => {
+    app.post('/clients', { config: { ...write, idempotent: true }, schema: { body: ClientCreateBody } }, async (request, reply) => {
       const client = await clients.create(teamOf(request), request.body);
       return reply.status(201).send({ success: true, data: client });
     });

@@ -14,7 +14,7 @@ export function dealsRoutes(deals: DealsService): FastifyPluginAsyncTypebox {
       return { success: true, data, pagination };
     });
 
-    app.post('/deals', { config: write, schema: { body: DealCreateBody } }, async (request, reply) => {
+    app.post('/deals', { config: { ...write, idempotent: true }, schema: { body: DealCreateBody } }, async (request, reply) => {
       const deal = await deals.create(teamOf(request), request.body);
       return reply.status(201).send({ success: true, data: deal });
     });

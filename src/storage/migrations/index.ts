@@ -2,6 +2,7 @@ import type { Migration, MigrationProvider } from 'kysely';
 import type { DialectName } from '../dialect.js';
 import { initial } from './0001-initial.js';
 import { webhooks } from './0002-webhooks.js';
+import { idempotency } from './0003-idempotency.js';
 
 /** One ordered migration set; each migration may ask for the few dialect-specific column types. */
 export function migrationProvider(dialect: DialectName): MigrationProvider {
@@ -10,6 +11,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
       return {
         '0001-initial': initial(dialect),
         '0002-webhooks': webhooks(dialect),
+        '0003-idempotency': idempotency(dialect),
       };
     },
   };
