@@ -7,6 +7,7 @@ import { createConfiguredWorker } from './worker/worker-runtime.js';
 import { pino } from 'pino';
 import { createRateLimiter } from './domain/ratelimit/rate-limiter.js';
 import { createRedis } from './domain/ratelimit/redis-client.js';
+import { createIdempotencyStore } from './domain/idempotency/idempotency.store.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -41,6 +42,12 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const address = await app.listen({ port: config.port, host: config.host });
   const worker = config.webhooks.workerInServe ? createConfiguredWorker(db, config, app.log) : null;
   worker?.start();
+  // Idempotency records are replayable for 24 h; older ones are dropped once an hour.
+  const idempotency = createIdempotencyStore(db.kysely);
+  const purge = setInterval(() => {
+    idempotency.purgeExpired().catch((error: unknown) => app.log.warn({ err: error }, 'falha ao limpar chaves de idempotência expiradas'));
+  }, 3_600_000);
+  purge.unref();
   let closing: Promise<void> | undefined;
   return {
     app,
@@ -49,6 +56,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     close: () =>
       (closing ??= (async () => {
         // Stop accepting and let in-flight requests and the delivery in progress finish, then close the database.
+        clearInterval(purge);
         await Promise.all([app.close(), worker?.close()]);
         await db.close();
         redis?.disconnect();
