@@ -4,8 +4,9 @@ export const MAX_MONEY = 999_999_999_999.99;
 /** Cents for a value with at most two decimals, or null when it has more. */
 export function toCents(value: number): number | null {
   const cents = Math.round(value * 100);
-  // Values like 0.1 + 0.2 are not exact in binary; accept anything within a tiny epsilon of a whole cent.
-  return Math.abs(value * 100 - cents) < 1e-6 ? cents : null;
+  // Values like 0.1 + 0.2 are not exact in binary: accept anything within rounding error of a whole
+  // cent. The error grows with the magnitude (about 1e-5 cents near a billion reais), hence relative.
+  return Math.abs(value * 100 - cents) <= Math.max(1e-6, Math.abs(cents) * 1e-15) ? cents : null;
 }
 
 export const fromCents = (cents: number | null): number | null => (cents === null ? null : cents / 100);

@@ -1,0 +1,219 @@
+import { inspect } from 'node:util';
+import { createAlertMailer } from '../../src/alerts/alert-mailer.js';
+import { createTeamsService } from '../../src/domain/teams/teams.service.js';
+import { createWebhooksService, type WebhookView, type WebhooksService } from '../../src/domain/webhooks/webhooks.service.js';
+import type { Db } from '../../src/storage/db.js';
+import type { DialectName } from '../../src/storage/dialect.js';
+import { createDeliveryWorker, type DeliveryWorker, type WorkerLogger } from '../../src/worker/delivery-worker.js';
+import { createWebhookSender, type SendResult } from '../../src/worker/webhook-sender.js';
+import { createHarness, type Caller, type Harness } from './harness.js';
+import { startHttpsReceiver, type HttpsReceiver, type ReceivedRequest } from './https-receiver.js';
+import { startSmtpListener, type SmtpListener } from './smtp-listener.js';
+
+/**
+ * Shared setup for event and webhook-delivery tests: a harness on one dialect, a real SMTP
+ * listener, HTTPS receivers (trusted through NODE_EXTRA_CA_CERTS), a capturing logger and
+ * in-process delivery workers with a compressed retry schedule.
+ *
+ *   const rig = await createWebhookRig('sqlite');
+ *   const receiver = await rig.receiver();
+ *   const t = await rig.team({ alertEmail: 'ops@loja.com.br' });
+ *   const hook = await rig.hook(t.teamId, receiver.url);
+ *   await t.post('/deals', { title: 'Negócio' });
+ *   await rig.drain();                      // everything due now is sent
+ *   ...
+ *   await rig.settle();                     // afterEach: nothing left for the next test
+ *   await rig.close();                      // afterAll
+ */
+
+/** Six attempts, like the contract, with the delays compressed to milliseconds. */
+export const RETRY_SCHEDULE = [0, 50, 50, 50, 50, 50];
+export const TIMEOUT_MS = 1000;
+export const POLL_MS = 20;
+
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+export interface LogCall {
+  level: 'debug' | 'info' | 'warn' | 'error';
+  obj: object;
+  msg: string;
+}
+
+export interface CapturingLogger extends WorkerLogger {
+  calls: LogCall[];
+  /** Every call rendered deeply (errors included), for "never appears in the logs" checks. */
+  text(): string;
+}
+
+export function captureLogger(): CapturingLogger {
+  const calls: LogCall[] = [];
+  const at = (level: LogCall['level']) => (obj: object, msg: string) => {
+    calls.push({ level, obj, msg });
+  };
+  return {
+    calls,
+    debug: at('debug'),
+    info: at('info'),
+    warn: at('warn'),
+    error: at('error'),
+    text: () => calls.map((c) => `${c.level} ${c.msg} ${inspect(c.obj, { depth: 20, showHidden: true })}`).join('\n'),
+  };
+}
+
+/** The delivery body of the contract's Events part. */
+export interface WebhookPayload {
+  id: string;
+  type: string;
+  api_version: string;
+  created_at: string;
+  data: { object: Record<string, unknown>; previous_attributes: Record<string, unknown> | null };
+  team_id: string;
+  webhook_id: string;
+}
+
+export const payloadOf = (req: ReceivedRequest): WebhookPayload => JSON.parse(req.body) as WebhookPayload;
+
+/** Requests of `receiver` whose body is for webhook `webhookId`, in arrival order. */
+export const requestsFor = (receiver: HttpsReceiver, webhookId: string): ReceivedRequest[] =>
+  receiver.requests.filter((req) => {
+    try {
+      return payloadOf(req).webhook_id === webhookId;
+    } catch {
+      return false;
+    }
+  });
+
+export interface WorkerOptions {
+  db?: Db;
+  allowPrivateTargets?: boolean;
+  timeoutMs?: number;
+  retrySchedule?: number[];
+  concurrency?: number;
+  onAttempt?: (result: SendResult) => void;
+}
+
+export interface WebhookRig {
+  dialect: DialectName;
+  h: Harness;
+  db: Db;
+  smtp: SmtpListener;
+  logger: CapturingLogger;
+  webhooks: WebhooksService;
+  /** The default worker: private targets allowed, compressed schedule. */
+  worker: DeliveryWorker;
+  /** Every signing secret handed out by `hook` or `rotate` (for leak checks). */
+  secrets: string[];
+  makeWorker(options?: WorkerOptions): DeliveryWorker;
+  /** A new HTTPS receiver, closed by `close()`. */
+  receiver(): Promise<HttpsReceiver>;
+  /** A new team (optionally with an alert e-mail) and a caller with an all-scopes key. */
+  team(options?: { alertEmail?: string }): Promise<Caller>;
+  hook(teamId: string, url: string, events?: string[]): Promise<WebhookView & { secret: string }>;
+  rotate(webhookId: string): Promise<WebhookView & { secret: string }>;
+  /**
+   * Runs `worker.runOnce()` repeatedly. Without `until`: until a run finds nothing due now.
+   * With `until`: until it holds (sleeping `intervalMs` between runs, so retries fall due).
+   * Bounded by `maxRuns`; resolves with whether the goal was reached.
+   */
+  drain(options?: { until?: () => boolean | Promise<boolean>; maxRuns?: number; intervalMs?: number; worker?: DeliveryWorker }): Promise<boolean>;
+  /** Ends every pending delivery so later tests' workers do not pick it up. */
+  settle(): Promise<void>;
+  close(): Promise<void>;
+}
+
+let counter = 0;
+
+export async function createWebhookRig(dialect: DialectName): Promise<WebhookRig> {
+  const h = await createHarness(dialect);
+  const db = h.testDb.db;
+  const smtp = await startSmtpListener();
+  const logger = captureLogger();
+  const teams = createTeamsService(db.kysely);
+  const webhooks = createWebhooksService(db, teams);
+  const receivers: HttpsReceiver[] = [];
+  const mailers: Array<{ close(): void }> = [];
+  const secrets: string[] = [];
+
+  // Every receiver shares one certificate: trust it before any sender is created.
+  const first = await startHttpsReceiver();
+  receivers.push(first);
+  const originalExtraCa = process.env.NODE_EXTRA_CA_CERTS;
+  process.env.NODE_EXTRA_CA_CERTS = first.caFile;
+
+  function makeWorker(options: WorkerOptions = {}): DeliveryWorker {
+    const timeoutMs = options.timeoutMs ?? TIMEOUT_MS;
+    const mailer = createAlertMailer({ smtpUrl: smtp.url, logger });
+    mailers.push(mailer);
+    return createDeliveryWorker({
+      db: options.db ?? db,
+      sender: createWebhookSender({ timeoutMs, allowPrivateTargets: options.allowPrivateTargets ?? true }),
+      mailer,
+      config: { timeoutMs, retrySchedule: options.retrySchedule ?? RETRY_SCHEDULE, pollMs: POLL_MS, concurrency: options.concurrency ?? 8 },
+      logger,
+      ...(options.onAttempt ? { onAttempt: options.onAttempt } : {}),
+    });
+  }
+
+  const worker = makeWorker();
+
+  return {
+    dialect,
+    h,
+    db,
+    smtp,
+    logger,
+    webhooks,
+    worker,
+    secrets,
+    makeWorker,
+    async receiver() {
+      const receiver = await startHttpsReceiver();
+      receivers.push(receiver);
+      return receiver;
+    },
+    async team(options = {}) {
+      const team = await teams.create({ name: `Loja Webhooks ${++counter} ${dialect}`, alertEmail: options.alertEmail ?? null });
+      return h.key(team.id);
+    },
+    async hook(teamId, url, events = []) {
+      const created = await webhooks.create({ teamId, url, events });
+      secrets.push(created.secret);
+      return created;
+    },
+    async rotate(webhookId) {
+      const rotated = await webhooks.rotateSecret(webhookId);
+      secrets.push(rotated.secret);
+      return rotated;
+    },
+    async drain(options = {}) {
+      const w = options.worker ?? worker;
+      const maxRuns = options.maxRuns ?? 100;
+      const intervalMs = options.intervalMs ?? 25;
+      for (let run = 0; run < maxRuns; run++) {
+        const worked = await w.runOnce();
+        if (options.until) {
+          if (await options.until()) return true;
+          await sleep(intervalMs);
+        } else if (worked === 0) {
+          return true;
+        }
+      }
+      return options.until ? Boolean(await options.until()) : false;
+    },
+    async settle() {
+      await db.kysely
+        .updateTable('deliveries')
+        .set({ status: 'failed', lease_until: null, lease_token: null, next_attempt_at: null })
+        .where('status', '=', 'pending')
+        .execute();
+    },
+    async close() {
+      await Promise.all(receivers.map((r) => r.close()));
+      for (const mailer of mailers) mailer.close();
+      await smtp.close();
+      await h.close();
+      if (originalExtraCa === undefined) delete process.env.NODE_EXTRA_CA_CERTS;
+      else process.env.NODE_EXTRA_CA_CERTS = originalExtraCa;
+    },
+  };
+}
