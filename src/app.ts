@@ -16,8 +16,14 @@ import { dealsRoutes } from './http/routes/deals.routes.js';
 import { healthRoutes } from './http/routes/health.routes.js';
 import { unavailableRoutes } from './http/routes/unavailable.routes.js';
 import { validatorCompiler } from './http/validator.js';
+import { registerOpenApi } from './http/openapi/openapi.plugin.js';
+import { registerDocsPage } from './http/openapi/docs-page.js';
+import { openApiRoutes } from './http/routes/openapi.routes.js';
+import { version } from './version.js';
 import type { Db } from './storage/db.js';
 import type { RateLimiter } from './domain/ratelimit/rate-limiter.js';
+import { metricsRoutes, observabilityOptions, observeFrameworkErrors, registerRequestObservability, type MetricsAccess } from './observability/http-observability.js';
+import { createMetrics, type Metrics } from './observability/metrics.js';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -28,36 +34,53 @@ export interface AppOptions {
   /** Honour X-Forwarded-For from this many proxies / these addresses (Fastify's trustProxy). */
   trustProxy?: boolean | string;
   logger?: FastifyServerOptions['logger'] | FastifyBaseLogger;
+  /** This app's Prometheus metrics (a registry of its own); a fresh set when absent. */
+  metrics?: Metrics;
+  /** Who may read GET /metrics on this app: 'open', { token }, or 'off' (404; the default). */
+  metricsAccess?: MetricsAccess;
 }
 
 /** Builds the whole HTTP service around a database. Never listens: server.ts and tests decide that. */
-export async function buildApp({ db, logger = false, rateLimiter = null, trustProxy = false }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ db, logger = false, rateLimiter = null, trustProxy = false, metrics = createMetrics({ db }), metricsAccess = 'off' }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     ...(logger && typeof logger === 'object' && 'child' in logger ? { loggerInstance: logger as FastifyBaseLogger } : { logger }),
     bodyLimit: BODY_LIMIT,
     trustProxy,
     // Trailing slashes and repeated slashes name the same resource.
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
-    frameworkErrors: routerErrorHandler,
+    frameworkErrors: observeFrameworkErrors(routerErrorHandler, metrics),
+    // X-Request-Id; one log line per request (our onResponse hook) instead of Fastify's two.
+    ...observabilityOptions(),
+    // While closing gracefully, a request arriving on an open connection is served (with Connection: close), not refused with 503.
+    return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const teams = createTeamsService(db.kysely);
   const keys = createApiKeysService(db.kysely, teams);
 
   app.setValidatorCompiler(validatorCompiler());
+  // Response schemas document the API (and the test suite validates every answer against them);
+  // serialization stays plain JSON.stringify so a schema can never silently drop or reshape a field.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  await registerOpenApi(app, version);
   registerErrorHandling(app);
   registerJsonBody(app);
-  registerAuth(app, keys, rateLimiter);
+  registerRequestObservability(app, metrics);
+  registerAuth(app, keys, rateLimiter, (kind) => metrics.rateLimitRejected(kind));
   registerNulGuard(app);
   registerIdempotency(app, createIdempotencyStore(db.kysely));
 
   const guard = methodGuard(app);
+  // After the guard (405 on /docs paths too) and the hooks (X-Request-Id, logs, metrics).
+  await registerDocsPage(app);
   await app.register(healthRoutes(db));
+  await app.register(metricsRoutes(metrics, metricsAccess));
   await app.register(
     async (api) => {
       await api.register(dealsRoutes(createDealsService(db)));
       await api.register(clientsRoutes(createClientsService(db)));
       await api.register(unavailableRoutes);
+      await api.register(openApiRoutes);
     },
     { prefix: '/api/v1' },
   );

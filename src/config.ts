@@ -13,6 +13,19 @@ export interface Config {
   rateLimits: RateLimitConfig;
   /** Fastify trustProxy: false, true, or a comma-separated list of proxy addresses/CIDRs. */
   trustProxy: boolean | string;
+  metrics: MetricsConfig;
+}
+
+/**
+ * GET /metrics. On the main port: behind METRICS_TOKEN when set; open when neither METRICS_TOKEN nor
+ * METRICS_PORT is set and NODE_ENV is not production (development); otherwise 404. With METRICS_PORT,
+ * also served without a token on a listener of its own (METRICS_HOST, loopback by default).
+ */
+export interface MetricsConfig {
+  token: string | null;
+  port: number | null;
+  host: string;
+  mainPort: 'token' | 'open' | 'off';
 }
 
 export interface RateLimitConfig {
@@ -73,6 +86,20 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   return value;
 }
 
+function metricsConfig(env: NodeJS.ProcessEnv, problems: string[]): MetricsConfig {
+  const token = env.METRICS_TOKEN || null;
+  // The token itself is never echoed: a configuration error message may end up in a log.
+  if (token !== null && !/^[\x21-\x7e]{16,256}$/.test(token)) {
+    problems.push(`METRICS_TOKEN must be 16 to 256 printable ASCII characters without spaces (got ${token.length} characters; e.g. openssl rand -hex 32)`);
+  }
+  const port = env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 1, 65535, problems) : null;
+  const host = env.METRICS_HOST || '127.0.0.1';
+  if (!/^[A-Za-z0-9.:%[\]-]{1,253}$/.test(host)) problems.push(`METRICS_HOST must be a host name or an IP address (got '${env.METRICS_HOST}')`);
+  const production = env.NODE_ENV === 'production';
+  const mainPort = token ? 'token' : port === null && !production ? 'open' : 'off';
+  return { token, port, host, mainPort };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
   const problems: string[] = [];
   const logLevel = (env.LOG_LEVEL || 'info') as Config['logLevel'];
@@ -103,9 +130,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     trustProxy: trustProxy(env.TRUST_PROXY),
     smtpUrl: env.SMTP_URL || null,
     alertEmailFrom: env.ALERT_EMAIL_FROM || 'autosales <alertas@autosales.local>',
+    metrics: metricsConfig(env, problems),
   };
   if (config.rateLimits.redisUrl && !/^rediss?:\/\/.+/.test(config.rateLimits.redisUrl)) problems.push('REDIS_URL must look like redis://host:6379 or rediss://…');
+  if (config.metrics.port !== null && config.metrics.port === config.port) problems.push(`METRICS_PORT must differ from PORT (both ${config.port})`);
   if (config.smtpUrl && !/^smtps?:\/\/.+/.test(config.smtpUrl)) problems.push('SMTP_URL must look like smtp://user:pass@host:587 or smtps://…');
   if (problems.length) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
-  return Object.freeze({ ...config, webhooks: Object.freeze({ ...config.webhooks }), rateLimits: Object.freeze({ ...config.rateLimits }) });
+  return Object.freeze({
+    ...config,
+    webhooks: Object.freeze({ ...config.webhooks }),
+    rateLimits: Object.freeze({ ...config.rateLimits }),
+    metrics: Object.freeze({ ...config.metrics }),
+  });
 }

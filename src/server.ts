@@ -8,6 +8,10 @@ import { pino } from 'pino';
 import { createRateLimiter } from './domain/ratelimit/rate-limiter.js';
 import { createRedis } from './domain/ratelimit/redis-client.js';
 import { createIdempotencyStore } from './domain/idempotency/idempotency.store.js';
+import { gracefulDrain } from './http/graceful-close.js';
+import { metricsAccessFor } from './observability/http-observability.js';
+import { createMetrics } from './observability/metrics.js';
+import { startMetricsServer } from './observability/metrics-server.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -17,7 +21,7 @@ export interface RunningServer {
 }
 
 /** Secrets never reach a log line: the Authorization header is redacted wherever a request is logged. */
-export const LOG_REDACT = ['req.headers.authorization', 'headers.authorization', '*.key', '*.secret'];
+export const LOG_REDACT = ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', '*.headers.authorization', 'authorization', 'key', '*.key', 'secret', '*.secret'];
 
 /** Opens the database, applies pending migrations, and listens. */
 export async function startServer(config: Config): Promise<RunningServer> {
@@ -36,11 +40,24 @@ export async function startServer(config: Config): Promise<RunningServer> {
     planLimits: config.rateLimits.enabled,
     unauthenticatedPerMinute: config.rateLimits.unauthenticatedPerMinute,
   });
-  const app = await buildApp({ db, logger, rateLimiter, trustProxy: config.trustProxy });
+  const metrics = createMetrics({ db });
+  const app = await buildApp({ db, logger, rateLimiter, trustProxy: config.trustProxy, metrics, metricsAccess: metricsAccessFor(config.metrics) });
+  const connections = gracefulDrain(app);
   // Long enough for slow clients, short enough that a stuck connection cannot hold a socket forever.
   app.server.requestTimeout = 30_000;
   const address = await app.listen({ port: config.port, host: config.host });
-  const worker = config.webhooks.workerInServe ? createConfiguredWorker(db, config, app.log) : null;
+  const { port: metricsPort, host: metricsHost } = config.metrics;
+  const metricsServer =
+    metricsPort === null
+      ? null
+      : await startMetricsServer(metrics, { port: metricsPort, host: metricsHost }).catch(async (error: unknown) => {
+          await app.close();
+          await db.close();
+          redis?.disconnect();
+          throw error;
+        });
+  if (metricsServer) app.log.info({ address: metricsServer.address }, 'métricas em /metrics');
+  const worker = config.webhooks.workerInServe ? createConfiguredWorker(db, config, app.log, (result) => metrics.webhookAttempt(result)) : null;
   worker?.start();
   // Idempotency records are replayable for 24 h; older ones are dropped once an hour.
   const idempotency = createIdempotencyStore(db.kysely);
@@ -57,7 +74,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       (closing ??= (async () => {
         // Stop accepting and let in-flight requests and the delivery in progress finish, then close the database.
         clearInterval(purge);
-        await Promise.all([app.close(), worker?.close()]);
+        await Promise.all([connections.drain().then(() => app.close()), worker?.close(), metricsServer?.close()]);
         await db.close();
         redis?.disconnect();
       })()),

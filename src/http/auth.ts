@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { rateLimitHeaders, type RateLimiter } from '../domain/ratelimit/rate-limiter.js';
+import { rateLimitHeaders, type Decision, type RateLimiter } from '../domain/ratelimit/rate-limiter.js';
 import type { ApiKeysService, AuthContext, Scope } from '../domain/teams/api-keys.service.js';
 import { AppError, messages } from '../errors.js';
 import { failOpen, tooManyRequests } from './rate-limit.js';
@@ -20,26 +20,36 @@ const BEARER = /^Bearer ([\x21-\x7e]{1,200})$/;
  * Runs on `onRequest`, before the body is parsed or validated: a request without a valid key
  * learns nothing about the route beyond 401.
  */
-export function registerAuth(app: FastifyInstance, keys: Pick<ApiKeysService, 'authenticate'>, limiter: RateLimiter | null): void {
+export function registerAuth(
+  app: FastifyInstance,
+  keys: Pick<ApiKeysService, 'authenticate'>,
+  limiter: RateLimiter | null,
+  /** Told of every 429 (metrics). */
+  onRejected: (kind: 'plan' | 'unauthenticated') => void = () => undefined,
+): void {
   app.decorateRequest('auth', null);
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const rule = request.routeOptions.config.auth;
     if (!rule) return;
+    const refuse = (kind: 'plan' | 'unauthenticated', decision: Decision) => {
+      onRejected(kind);
+      return tooManyRequests(reply, decision);
+    };
     // An IP that spent its budget of failed authentications is refused before any key lookup.
     const blocked = limiter && (await failOpen(request, () => limiter.isIpBlocked(request.ip)));
-    if (blocked) throw tooManyRequests(reply, blocked);
+    if (blocked) throw refuse('unauthenticated', blocked);
     const match = BEARER.exec(request.headers.authorization ?? '');
     const auth = match ? await keys.authenticate(match[1]!) : null;
     if (!auth) {
       const counted = limiter && (await failOpen(request, () => limiter.consumeUnauthenticated(request.ip)));
-      if (counted && !counted.allowed) throw tooManyRequests(reply, counted);
+      if (counted && !counted.allowed) throw refuse('unauthenticated', counted);
       throw new AppError(401, 'UNAUTHORIZED', messages.unauthorized);
     }
     request.auth = auth;
     // The plan's budget is the team's, shared by all its keys; counted after authentication.
     const decision = limiter && (await failOpen(request, () => limiter.consume(auth.teamId, auth.plan)));
     if (decision) {
-      if (!decision.allowed) throw tooManyRequests(reply, decision);
+      if (!decision.allowed) throw refuse('plan', decision);
       reply.headers(rateLimitHeaders(decision));
     }
     if (rule.scope && !auth.scopes.has(rule.scope)) throw new AppError(403, 'FORBIDDEN', messages.forbidden);

@@ -27,6 +27,7 @@ export function methodGuard(app: FastifyInstance) {
         app.route({
           method: [...missing],
           url,
+          schema: { hide: true },
           handler: async (_request, reply) => reply.status(405).header('allow', allow).send(envelope('METHOD_NOT_ALLOWED', messages.methodNotAllowed)),
         });
       }

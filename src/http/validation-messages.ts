@@ -38,7 +38,7 @@ export function validationMessage(errors: ErrorObject[], part: Part): string {
   if (!error) return 'Requisição inválida';
   const field = fieldOf(error);
   const leaf = field.split('.').pop() ?? field;
-  const label = part === 'body' ? 'Campo' : 'Parâmetro';
+  const label = part === 'body' ? 'Campo' : part === 'headers' ? 'Cabeçalho' : 'Parâmetro';
   const isItem = /\/\d+$/.test(error.instancePath);
 
   if (field === '' && part === 'body') return 'O corpo da requisição deve ser um objeto JSON';

@@ -12,6 +12,15 @@ export interface Db {
   /** Checks that the database answers (used by GET /ready). */
   ping(): Promise<void>;
   close(): Promise<void>;
+  /** PostgreSQL pool usage, for metrics (SQLite has one connection and no pool: absent). */
+  poolStats?(): PoolStats;
+}
+
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
+  max: number;
 }
 
 export interface DbOptions {
@@ -62,5 +71,6 @@ export function createDb(url: string, options: DbOptions = {}): Db {
       await sql`select 1`.execute(kysely);
     },
     close: () => kysely.destroy(),
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? 10 }),
   };
 }

@@ -1,11 +1,16 @@
 import { createAlertMailer } from '../alerts/alert-mailer.js';
 import type { Config } from '../config.js';
 import type { Db } from '../storage/db.js';
-import { createDeliveryWorker, type DeliveryWorker, type WorkerLogger } from './delivery-worker.js';
+import { createDeliveryWorker, type DeliveryWorker, type DeliveryWorkerDeps, type WorkerLogger } from './delivery-worker.js';
 import { createWebhookSender } from './webhook-sender.js';
 
 /** The delivery worker as configured from the environment: real HTTPS sender, SMTP (or logged) alerts. */
-export function createConfiguredWorker(db: Db, config: Config, logger: WorkerLogger): DeliveryWorker & { close(): Promise<void> } {
+export function createConfiguredWorker(
+  db: Db,
+  config: Config,
+  logger: WorkerLogger,
+  onAttempt?: DeliveryWorkerDeps['onAttempt'],
+): DeliveryWorker & { close(): Promise<void> } {
   const mailer = createAlertMailer({ smtpUrl: config.smtpUrl ?? undefined, from: config.alertEmailFrom, logger });
   if (config.webhooks.allowPrivateTargets) logger.warn({}, 'WEBHOOK_ALLOW_PRIVATE_TARGETS=true: webhooks podem apontar para endereços privados (use só em desenvolvimento)');
   const worker = createDeliveryWorker({
@@ -14,6 +19,7 @@ export function createConfiguredWorker(db: Db, config: Config, logger: WorkerLog
     mailer,
     config: config.webhooks,
     logger,
+    ...(onAttempt ? { onAttempt } : {}),
   });
   return {
     ...worker,

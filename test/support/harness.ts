@@ -4,6 +4,7 @@ import { createApiKeysService } from '../../src/domain/teams/api-keys.service.js
 import { createTeamsService } from '../../src/domain/teams/teams.service.js';
 import type { DialectName } from '../../src/storage/dialect.js';
 import { openTestDb, type TestDb } from './dialects.js';
+import { createResponseValidator } from './openapi-validator.js';
 
 export interface Response<T = any> {
   status: number;
@@ -37,6 +38,13 @@ let counter = 0;
 export async function createHarness(dialect: DialectName): Promise<Harness> {
   const testDb = await openTestDb(dialect);
   const app = await buildApp({ db: testDb.db });
+  // Every answer the suite receives is checked against the service's own OpenAPI document.
+  app.addHook('onSend', async (request, reply, payload) => {
+    reply.header('x-test-route', request.routeOptions.url ?? '');
+    return payload;
+  });
+  const doc = (await app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();
+  const validator = createResponseValidator(doc);
   const teams = createTeamsService(testDb.db.kysely);
   const keys = createApiKeysService(testDb.db.kysely, teams);
 
@@ -47,6 +55,12 @@ export async function createHarness(dialect: DialectName): Promise<Harness> {
       body = res.body ? JSON.parse(res.body) : undefined;
     } catch {
       body = undefined;
+    }
+    const route = String(res.headers['x-test-route'] ?? '');
+    delete res.headers['x-test-route'];
+    if (body !== undefined || res.body === '') {
+      const problem = validator.check(String(options.method ?? 'GET'), route, res.statusCode, body);
+      if (problem) throw new Error(`Answer does not match the OpenAPI document: ${problem}\n${res.body.slice(0, 500)}`);
     }
     return { status: res.statusCode, headers: res.headers, body: body as T, text: res.body };
   }

@@ -1,4 +1,6 @@
+import type { Static } from 'typebox';
 import { ADDRESS_MEMBERS } from '../../http/schemas/clients.schema.js';
+import type { Client, ClientListItem } from '../../http/schemas/responses.schema.js';
 import type { ClientRow } from '../../storage/database.js';
 import { fromCents } from '../shared/money.js';
 import { toApiTimestamp } from '../shared/time.js';
@@ -50,7 +52,9 @@ export const CLIENT_SHAPES = {
   PJ: { list: [...CONTACT, 'cnpj', 'legal_name', 'trade_name', ...LIST_TAIL], full: [...CONTACT, ...PJ_FIELDS, ...FULL_TAIL] },
 } as const;
 
-export type ClientView = Partial<ClientState>;
+/** The response shapes (PF or PJ); built by picking the type's fields from the state. */
+export type ClientView = Static<typeof Client>;
+export type ClientListView = Static<typeof ClientListItem>;
 
 export function toClientState(row: ClientRow): ClientState {
   return {
@@ -90,5 +94,5 @@ export function pick<T extends object>(state: T, fields: readonly string[]): Par
   return Object.fromEntries(fields.map((f) => [f, (state as Record<string, unknown>)[f]])) as Partial<T>;
 }
 
-export const toClientView = (state: ClientState): ClientView => pick(state, CLIENT_SHAPES[state.type].full);
-export const toClientListItem = (state: ClientState): ClientView => pick(state, CLIENT_SHAPES[state.type].list);
+export const toClientView = (state: ClientState): ClientView => pick(state, CLIENT_SHAPES[state.type].full) as ClientView;
+export const toClientListItem = (state: ClientState): ClientListView => pick(state, CLIENT_SHAPES[state.type].list) as ClientListView;

@@ -17,7 +17,9 @@ import { fromCents, toCents } from '../shared/money.js';
 import { isValidCnpj, isValidCpf, normalizeTaxId } from '../shared/tax-id.js';
 import { foldText, searchDocument } from '../shared/text-search.js';
 import { nowIso, toApiTimestamp } from '../shared/time.js';
-import { pick, toClientListItem, toClientState, toClientView, type Address, type ClientState, type ClientView } from './clients.mapper.js';
+import { pick, toClientListItem, toClientState, toClientView, type Address, type ClientListView, type ClientState, type ClientView } from './clients.mapper.js';
+import type { Static } from 'typebox';
+import type { ClientUpdated } from '../../http/schemas/responses.schema.js';
 import { recordEvents } from '../events/events.repository.js';
 import * as repo from './clients.repository.js';
 
@@ -150,7 +152,7 @@ export function createClientsService(db: Db) {
   }
 
   return {
-    async list(teamId: string, q: ClientListInput): Promise<{ data: ClientView[]; pagination: Pagination }> {
+    async list(teamId: string, q: ClientListInput): Promise<{ data: ClientListView[]; pagination: Pagination }> {
       const page = pageOf(q.page, q.limit);
       const sort = parseSort(q.sort, CLIENT_SORT_FIELDS);
       const { rows, total } = await repo.listClients(
@@ -195,7 +197,7 @@ export function createClientsService(db: Db) {
     },
 
     /** Applies a PUT; an inactive client is reactivated by any valid field. */
-    async update(teamId: string, rawId: string, body: ClientUpdateInput): Promise<ClientChange & { response: Record<string, unknown> }> {
+    async update(teamId: string, rawId: string, body: ClientUpdateInput): Promise<ClientChange & { response: Static<typeof ClientUpdated> }> {
       const sent = CLIENT_UPDATABLE.filter((f) => body[f] !== undefined);
       if (sent.length === 0) throw validationError(messages.noFieldToUpdate);
       const change = await guardDuplicates(() =>
@@ -222,7 +224,7 @@ export function createClientsService(db: Db) {
       );
       // municipal_registration is write-only: it never appears in a response.
       const fields = ['id', ...sent.filter((f) => f !== 'municipal_registration'), ...('status' in change.previous ? ['status'] : []), 'updated_at'];
-      return { client: toClientView(change.state), previous: change.previous, response: pick(change.state, fields) };
+      return { client: toClientView(change.state), previous: change.previous, response: pick(change.state, fields) as Static<typeof ClientUpdated> };
     },
 
     /** DELETE: deactivates; deleting an inactive client again answers with its original deactivated_at. */

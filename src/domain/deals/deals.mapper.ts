@@ -10,7 +10,7 @@ export interface DealView {
   title: string;
   description: string | null;
   value: number | null;
-  currency: string;
+  currency: 'BRL';
   phase: string;
   priority: DealRow['priority'];
   probability: number;
@@ -37,7 +37,7 @@ export function toDealView(row: DealRowWithClient): DealView {
     title: row.title,
     description: row.description,
     value: fromCents(row.value_cents),
-    currency: row.currency,
+    currency: 'BRL',
     phase: row.phase,
     priority: row.priority,
     probability: row.probability,

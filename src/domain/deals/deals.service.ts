@@ -1,6 +1,8 @@
 import { messages, notFound, validationError } from '../../errors.js';
 import type { DealListInput, DealCreateInput, DealUpdateInput } from '../../http/schemas/deals.schema.js';
 import { DEAL_SORT_FIELDS } from '../../http/schemas/deals.schema.js';
+import type { Static } from 'typebox';
+import type { DealUpdated } from '../../http/schemas/responses.schema.js';
 import type { Db } from '../../storage/db.js';
 import type { DealUpdate, NewDealRow } from '../../storage/database.js';
 import { findClientRef } from '../clients/clients.lookup.js';
@@ -181,7 +183,7 @@ export function createDealsService(db: Db) {
     },
 
     /** Applies a PUT; returns the deal after it, the earlier values of what changed, and the response body. */
-    async update(teamId: string, rawId: string, body: DealUpdateInput): Promise<DealChange & { response: Record<string, unknown> }> {
+    async update(teamId: string, rawId: string, body: DealUpdateInput): Promise<DealChange & { response: Static<typeof DealUpdated> }> {
       const sent = DEAL_UPDATABLE.filter((f) => body[f] !== undefined);
       if (sent.length === 0) throw validationError(messages.noFieldToUpdate);
       const change = await k.transaction().execute(async (trx) => {
@@ -213,7 +215,7 @@ export function createDealsService(db: Db) {
         return { deal: next, previous };
       });
       const fields = ['id', ...PUT_SUMMARY, ...sent, ...(sent.includes('client_id') ? ['client'] : []), 'updated_at'] as const;
-      const response = Object.fromEntries(fields.map((f) => [f, change.deal[f as keyof DealView]]));
+      const response = Object.fromEntries(fields.map((f) => [f, change.deal[f as keyof DealView]])) as Static<typeof DealUpdated>;
       return { ...change, response };
     },
 

@@ -1,37 +1,126 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ClientsService } from '../../domain/clients/clients.service.js';
 import { teamOf } from '../auth.js';
+import { BEARER, REPLAYED_HEADER, authErrors, errors, ok } from '../openapi/route-docs.js';
 import { ClientCreateBody, ClientListQuery, ClientUpdateBody } from '../schemas/clients.schema.js';
-import { IdParams } from '../schemas/common.schema.js';
+import { IdParams, IdempotencyHeaders } from '../schemas/common.schema.js';
+import { Client, ClientDeactivated, ClientListItem, ClientUpdated, Page, Success } from '../schemas/responses.schema.js';
 
 const read = { auth: { scope: 'clients:read' } } as const;
 const write = { auth: { scope: 'clients:write' } } as const;
+const doc = { tags: ['Clients'], security: BEARER };
+const notFound = { 404: errors.notFound('Cliente não encontrado') };
+const duplicate = (...extra: Array<[string, string]>) =>
+  errors.unprocessable(['DUPLICATE_ENTRY', 'CPF já cadastrado'], ['DUPLICATE_ENTRY', 'CNPJ já cadastrado'], ...extra);
 
 export function clientsRoutes(clients: ClientsService): FastifyPluginAsyncTypebox {
   return async (app) => {
-    app.get('/clients', { config: read, schema: { querystring: ClientListQuery } }, async (request) => {
-      const { data, pagination } = await clients.list(teamOf(request), request.query);
-      return { success: true, data, pagination };
-    });
+    app.get(
+      '/clients',
+      {
+        config: read,
+        schema: {
+          ...doc,
+          operationId: 'listClients',
+          summary: 'List clients',
+          description: 'Inactive clients are left out unless `status=inactive`. `search` matches name, e-mail, CPF or CNPJ, ignoring case, accents and punctuation.',
+          querystring: ClientListQuery,
+          response: {
+            ...authErrors,
+            200: ok(Page(ClientListItem), 'A page of the team\'s clients (list fields only).'),
+            400: errors.badRequest(['VALIDATION_ERROR', "Parâmetro 'limit' deve ser um número inteiro positivo"], ['VALIDATION_ERROR', 'Segmento inválido']),
+          },
+        },
+      },
+      async (request) => {
+        const { data, pagination } = await clients.list(teamOf(request), request.query);
+        return { success: true as const, data, pagination };
+      },
+    );
 
-    app.post('/clients', { config: { ...write, idempotent: true }, schema: { body: ClientCreateBody } }, async (request, reply) => {
-      const client = await clients.create(teamOf(request), request.body);
-      return reply.status(201).send({ success: true, data: client });
-    });
+    app.post(
+      '/clients',
+      {
+        config: { ...write, idempotent: true },
+        schema: {
+          ...doc,
+          operationId: 'createClient',
+          summary: 'Create a client',
+          description: '`type` decides the fields: PF (cpf, rg, birth_date, gender, …) or PJ (cnpj, legal_name, trade_name, …). CPF/CNPJ are check-digit validated and unique in the team.',
+          headers: IdempotencyHeaders,
+          body: ClientCreateBody,
+          response: {
+            ...authErrors,
+            201: ok(Success(Client), 'The created client (or, with Idempotent-Replayed, the stored answer of the first request).', REPLAYED_HEADER),
+            400: errors.badRequest(
+              ['VALIDATION_ERROR', "Campo 'name' é obrigatório"],
+              ['VALIDATION_ERROR', "Campo 'type' é obrigatório. Use: PF ou PJ"],
+              ['VALIDATION_ERROR', 'CPF inválido'],
+              ['VALIDATION_ERROR', 'CNPJ inválido'],
+            ),
+            409: errors.conflict,
+            422: duplicate(['VALIDATION_ERROR', 'Esta Idempotency-Key já foi usada com uma requisição diferente']),
+          },
+        },
+      },
+      async (request, reply) => {
+        const client = await clients.create(teamOf(request), request.body);
+        return reply.status(201).send({ success: true as const, data: client });
+      },
+    );
 
-    app.get('/clients/:id', { config: read, schema: { params: IdParams } }, async (request) => ({
-      success: true,
-      data: await clients.get(teamOf(request), request.params.id),
-    }));
+    app.get(
+      '/clients/:id',
+      {
+        config: read,
+        schema: { ...doc, operationId: 'getClient', summary: 'Get a client', params: IdParams, response: { ...authErrors, 200: ok(Success(Client), 'The full client record.'), ...notFound } },
+      },
+      async (request) => ({ success: true as const, data: await clients.get(teamOf(request), request.params.id) }),
+    );
 
-    app.put('/clients/:id', { config: write, schema: { params: IdParams, body: ClientUpdateBody } }, async (request) => {
-      const { response } = await clients.update(teamOf(request), request.params.id, request.body);
-      return { success: true, data: response };
-    });
+    app.put(
+      '/clients/:id',
+      {
+        config: write,
+        schema: {
+          ...doc,
+          operationId: 'updateClient',
+          summary: 'Update a client',
+          description: 'Any subset of the create fields; `address` may be partial (merged). Any valid PUT reactivates an inactive client.',
+          params: IdParams,
+          body: ClientUpdateBody,
+          response: {
+            ...authErrors,
+            200: ok(Success(ClientUpdated), 'id, every field sent, status when reactivated, and updated_at.'),
+            400: errors.badRequest(['VALIDATION_ERROR', 'Nenhum campo para atualizar'], ['VALIDATION_ERROR', 'CPF inválido']),
+            ...notFound,
+            422: duplicate(),
+          },
+        },
+      },
+      async (request) => {
+        const { response } = await clients.update(teamOf(request), request.params.id, request.body);
+        return { success: true as const, data: response };
+      },
+    );
 
-    app.delete('/clients/:id', { config: write, schema: { params: IdParams } }, async (request) => {
-      const { client, deactivatedAt } = await clients.deactivate(teamOf(request), request.params.id);
-      return { success: true, data: { id: client.id, status: 'inactive', deactivated_at: deactivatedAt } };
-    });
+    app.delete(
+      '/clients/:id',
+      {
+        config: write,
+        schema: {
+          ...doc,
+          operationId: 'deactivateClient',
+          summary: 'Deactivate a client',
+          description: 'Soft delete: the client becomes `inactive` and is kept. Idempotent: deactivating again answers with the original deactivated_at.',
+          params: IdParams,
+          response: { ...authErrors, 200: ok(Success(ClientDeactivated), 'The deactivated client.'), ...notFound },
+        },
+      },
+      async (request) => {
+        const { client, deactivatedAt } = await clients.deactivate(teamOf(request), request.params.id);
+        return { success: true as const, data: { id: client.id, status: 'inactive' as const, deactivated_at: deactivatedAt } };
+      },
+    );
   };
 }

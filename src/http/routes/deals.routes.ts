@@ -1,37 +1,124 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { DealsService } from '../../domain/deals/deals.service.js';
 import { teamOf } from '../auth.js';
-import { IdParams } from '../schemas/common.schema.js';
+import { BEARER, REPLAYED_HEADER, authErrors, errors, ok } from '../openapi/route-docs.js';
+import { IdParams, IdempotencyHeaders } from '../schemas/common.schema.js';
 import { DealCreateBody, DealListQuery, DealUpdateBody } from '../schemas/deals.schema.js';
+import { Deal, DealArchived, DealUpdated, Page, Success } from '../schemas/responses.schema.js';
 
 const read = { auth: { scope: 'deals:read' } } as const;
 const write = { auth: { scope: 'deals:write' } } as const;
+const doc = { tags: ['Deals'], security: BEARER };
+const notFound = { 404: errors.notFound('Negócio não encontrado') };
 
 export function dealsRoutes(deals: DealsService): FastifyPluginAsyncTypebox {
   return async (app) => {
-    app.get('/deals', { config: read, schema: { querystring: DealListQuery } }, async (request) => {
-      const { data, pagination } = await deals.list(teamOf(request), request.query);
-      return { success: true, data, pagination };
-    });
+    app.get(
+      '/deals',
+      {
+        config: read,
+        schema: {
+          ...doc,
+          operationId: 'listDeals',
+          summary: 'List deals',
+          description: 'Archived deals are left out unless `status=arquivado`. Bounds of min_value, max_value, from and to are inclusive.',
+          querystring: DealListQuery,
+          response: {
+            ...authErrors,
+            200: ok(Page(Deal), 'A page of the team\'s deals.'),
+            400: errors.badRequest(['VALIDATION_ERROR', "Parâmetro 'page' deve ser um número inteiro positivo"], ['VALIDATION_ERROR', 'Status inválido']),
+          },
+        },
+      },
+      async (request) => {
+        const { data, pagination } = await deals.list(teamOf(request), request.query);
+        return { success: true as const, data, pagination };
+      },
+    );
 
-    app.post('/deals', { config: { ...write, idempotent: true }, schema: { body: DealCreateBody } }, async (request, reply) => {
-      const deal = await deals.create(teamOf(request), request.body);
-      return reply.status(201).send({ success: true, data: deal });
-    });
+    app.post(
+      '/deals',
+      {
+        config: { ...write, idempotent: true },
+        schema: {
+          ...doc,
+          operationId: 'createDeal',
+          summary: 'Create a deal',
+          description: 'Starts `ativo` in phase `lead` (unless given) with the phase\'s suggested probability. Send an Idempotency-Key to retry safely.',
+          headers: IdempotencyHeaders,
+          body: DealCreateBody,
+          response: {
+            ...authErrors,
+            201: ok(Success(Deal), 'The created deal (or, with Idempotent-Replayed, the stored answer of the first request).', REPLAYED_HEADER),
+            400: errors.badRequest(
+              ['VALIDATION_ERROR', "Campo 'title' é obrigatório"],
+              ['VALIDATION_ERROR', 'Prioridade inválida'],
+              ['VALIDATION_ERROR', 'Probabilidade deve ser entre 0 e 100'],
+              ['VALIDATION_ERROR', 'Fase inválida'],
+              ['VALIDATION_ERROR', 'Cliente não encontrado'],
+            ),
+            409: errors.conflict,
+            422: errors.unprocessable(['VALIDATION_ERROR', 'Esta Idempotency-Key já foi usada com uma requisição diferente']),
+          },
+        },
+      },
+      async (request, reply) => {
+        const deal = await deals.create(teamOf(request), request.body);
+        return reply.status(201).send({ success: true as const, data: deal });
+      },
+    );
 
-    app.get('/deals/:id', { config: read, schema: { params: IdParams } }, async (request) => ({
-      success: true,
-      data: await deals.get(teamOf(request), request.params.id),
-    }));
+    app.get(
+      '/deals/:id',
+      {
+        config: read,
+        schema: { ...doc, operationId: 'getDeal', summary: 'Get a deal', params: IdParams, response: { ...authErrors, 200: ok(Success(Deal), 'The deal.'), ...notFound } },
+      },
+      async (request) => ({ success: true as const, data: await deals.get(teamOf(request), request.params.id) }),
+    );
 
-    app.put('/deals/:id', { config: write, schema: { params: IdParams, body: DealUpdateBody } }, async (request) => {
-      const { response } = await deals.update(teamOf(request), request.params.id, request.body);
-      return { success: true, data: response };
-    });
+    app.put(
+      '/deals/:id',
+      {
+        config: write,
+        schema: {
+          ...doc,
+          operationId: 'updateDeal',
+          summary: 'Update a deal',
+          description: 'Any subset of the fields. Moves phases (probability follows the phase unless sent), marks won or lost, archives or reactivates.',
+          params: IdParams,
+          body: DealUpdateBody,
+          response: {
+            ...authErrors,
+            200: ok(Success(DealUpdated), 'id, the summary fields, every field sent, and updated_at.'),
+            400: errors.badRequest(['VALIDATION_ERROR', 'Nenhum campo para atualizar'], ['VALIDATION_ERROR', 'Prioridade inválida'], ['VALIDATION_ERROR', 'Fase inválida']),
+            ...notFound,
+          },
+        },
+      },
+      async (request) => {
+        const { response } = await deals.update(teamOf(request), request.params.id, request.body);
+        return { success: true as const, data: response };
+      },
+    );
 
-    app.delete('/deals/:id', { config: write, schema: { params: IdParams } }, async (request) => {
-      const { deal, archivedAt } = await deals.archive(teamOf(request), request.params.id);
-      return { success: true, data: { id: deal.id, status: 'arquivado', archived_at: archivedAt } };
-    });
+    app.delete(
+      '/deals/:id',
+      {
+        config: write,
+        schema: {
+          ...doc,
+          operationId: 'archiveDeal',
+          summary: 'Archive a deal',
+          description: 'Soft delete: the deal becomes `arquivado` and is kept. Idempotent: archiving again answers with the original archived_at.',
+          params: IdParams,
+          response: { ...authErrors, 200: ok(Success(DealArchived), 'The archived deal.'), ...notFound },
+        },
+      },
+      async (request) => {
+        const { deal, archivedAt } = await deals.archive(teamOf(request), request.params.id);
+        return { success: true as const, data: { id: deal.id, status: 'arquivado' as const, archived_at: archivedAt } };
+      },
+    );
   };
 }

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync, HTTPMethods } from 'fastify';
 import { AppError, messages } from '../../errors.js';
+import { BEARER, authErrors, errors } from '../openapi/route-docs.js';
 
 /** The contract's announced, unavailable endpoints (financial, activities, webhooks). */
 export const ANNOUNCED: ReadonlyArray<[HTTPMethods[], string]> = [
@@ -22,6 +23,12 @@ export const unavailableRoutes: FastifyPluginAsync = async (app) => {
       url,
       // Like every endpoint, these require a valid key; no particular scope.
       config: { auth: { scope: null } },
+      schema: {
+        tags: ['Unavailable'],
+        summary: `${[method].flat().join(', ')} ${url}: announced, not available yet`,
+        security: BEARER,
+        response: { ...authErrors, 501: errors.notImplemented },
+      },
       handler: async () => {
         throw new AppError(501, 'NOT_IMPLEMENTED', messages.notImplemented);
       },

@@ -24,7 +24,13 @@ export const ListQuery = {
   store_id: Type.Optional(Type.String({ maxLength: 255 })),
 };
 
-export const IdParams = Type.Object({ id: Type.String() });
+export const IdParams = Type.Object({ id: Type.String({ description: 'Record id (UUID). Any other value is simply unknown: 404.' }) });
+
+export const IdempotencyHeaders = Type.Object({
+  'idempotency-key': Type.Optional(
+    Type.String({ minLength: 1, maxLength: 255, description: 'Makes the POST safe to retry: the first answer is replayed for 24 h (same body), 422 for another body.' }),
+  ),
+});
 
 export const ErrorEnvelope = Type.Object({
   success: Type.Literal(false),

@@ -1,0 +1,372 @@
+import { randomUUID } from 'node:crypto';
+import { AutosalesError, ConnectionError, TimeoutError, errorFromResponse } from './errors.js';
+import { isRetrySafe, retryDelay, type HttpMethod, type RetrySettings } from './retry.js';
+import type { paths } from './schema.js';
+import type {
+  Client,
+  ClientCreateBody,
+  ClientDeactivated,
+  ClientListItem,
+  ClientListParams,
+  ClientUpdateBody,
+  ClientUpdated,
+  Deal,
+  DealArchived,
+  DealCreateBody,
+  DealListParams,
+  DealUpdateBody,
+  DealUpdated,
+  Page,
+} from './types.js';
+import { SDK_VERSION } from './version.js';
+
+/** What the client needs of `fetch` (the global one fits). */
+export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
+
+export interface AutosalesClientOptions {
+  /** The team's API key (`ask_…`). */
+  apiKey: string;
+  /** Where the service answers, e.g. `https://api.example.com.br` (a trailing `/api/v1` is accepted too). */
+  baseUrl: string;
+  /** Retries after the first attempt (default 3; 0 turns retrying off). */
+  maxRetries?: number;
+  /** Time allowed for one attempt, answer body included, in ms (default 30 000). */
+  timeoutMs?: number;
+  /** A `fetch` to use instead of the global one (proxies, tests, instrumentation). */
+  fetch?: FetchLike;
+  /** Cap of the first retry's random wait in ms, doubled on every retry (default 500). */
+  retryBaseDelayMs?: number;
+  /** Largest backoff cap in ms (default 8 000). */
+  retryMaxDelayMs?: number;
+  /** A 429 whose Retry-After exceeds this many seconds is thrown at once instead of waited for (default 60). */
+  maxRetryAfterSeconds?: number;
+  /** Called before each retry (logging, metrics). */
+  onRetry?: (info: RetryInfo) => void;
+}
+
+export interface RetryInfo {
+  method: HttpMethod;
+  path: string;
+  /** 1 for the first retry. */
+  retry: number;
+  delayMs: number;
+  /** What made the previous attempt fail. */
+  error: AutosalesError;
+}
+
+/** Per-call options. */
+export interface RequestOptions {
+  /** Aborts the call, waits between retries included (the promise rejects with the signal's reason). */
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  maxRetries?: number;
+}
+
+export interface CreateOptions extends RequestOptions {
+  /**
+   * Sent as `Idempotency-Key`. By default every create gets a new UUID, kept across its retries, so
+   * a create can be retried after a cut connection without creating twice. Pass your own to make
+   * retries across processes safe too (e.g. an id from your system); `false` sends none, and then a
+   * failure that may have happened after the service acted (5xx, connection, timeout) is not retried.
+   */
+  idempotencyKey?: string | false;
+}
+
+export interface ApiRequest {
+  method: HttpMethod;
+  /** A path of the API, e.g. `/api/v1/deals`. */
+  path: string;
+  query?: Record<string, string | number | boolean | null | undefined>;
+  body?: unknown;
+  idempotencyKey?: string;
+}
+
+export interface ApiResponse<T> {
+  status: number;
+  headers: Headers;
+  /** The answer's `X-Request-Id`. */
+  requestId: string | null;
+  /** The parsed JSON envelope. */
+  body: T;
+}
+
+interface Envelope<T> {
+  success: true;
+  data: T;
+}
+interface PageEnvelope<T> extends Page<T> {
+  success: true;
+}
+
+/** The API's paths, checked against the generated document. */
+const PATHS = {
+  deals: '/api/v1/deals',
+  deal: '/api/v1/deals/{id}',
+  clients: '/api/v1/clients',
+  client: '/api/v1/clients/{id}',
+} as const satisfies Record<string, keyof paths>;
+
+function withId(path: string, id: string): string {
+  // An empty id would name the list route (trailing slashes are ignored by the service).
+  if (typeof id !== 'string' || id === '') throw new TypeError('autosales: id must be a non-empty string');
+  return path.replace('{id}', encodeURIComponent(id));
+}
+
+const DEFAULTS = {
+  maxRetries: 3,
+  timeoutMs: 30_000,
+  retryBaseDelayMs: 500,
+  retryMaxDelayMs: 8_000,
+  maxRetryAfterSeconds: 60,
+};
+
+/**
+ * The autosales API client.
+ *
+ * ```ts
+ * const autosales = new AutosalesClient({ apiKey: process.env.AUTOSALES_API_KEY!, baseUrl: 'https://api.example.com.br' });
+ * const deal = await autosales.deals.create({ title: 'Toyota Corolla XEi 2024', value: 149990 });
+ * for await (const d of autosales.deals.iterate({ phase: 'proposta', limit: 100 })) console.log(d.title);
+ * ```
+ */
+export class AutosalesClient {
+  readonly deals: DealsResource;
+  readonly clients: ClientsResource;
+  readonly baseUrl: string;
+
+  readonly #apiKey: string;
+  readonly #fetch: FetchLike;
+  readonly #timeoutMs: number;
+  readonly #retry: RetrySettings;
+  readonly #onRetry: ((info: RetryInfo) => void) | undefined;
+
+  constructor(options: AutosalesClientOptions) {
+    if (typeof options?.apiKey !== 'string' || options.apiKey.trim() === '') throw new TypeError('AutosalesClient: apiKey is required');
+    if (typeof options.baseUrl !== 'string' || options.baseUrl.trim() === '') throw new TypeError('AutosalesClient: baseUrl is required');
+    let base: URL;
+    try {
+      base = new URL(options.baseUrl.trim());
+    } catch {
+      throw new TypeError(`AutosalesClient: baseUrl is not a URL: ${options.baseUrl}`);
+    }
+    if (base.protocol !== 'http:' && base.protocol !== 'https:') throw new TypeError('AutosalesClient: baseUrl must be http:// or https://');
+    this.baseUrl = `${base.origin}${base.pathname}`.replace(/\/+$/, '').replace(/\/api\/v1$/, '');
+    this.#apiKey = options.apiKey.trim();
+    const fetchImpl = options.fetch ?? globalThis.fetch;
+    if (typeof fetchImpl !== 'function') throw new TypeError('AutosalesClient: no fetch available (Node.js >= 20.19 has one; or pass options.fetch)');
+    this.#fetch = fetchImpl;
+    this.#timeoutMs = nonNegative(options.timeoutMs, DEFAULTS.timeoutMs, 'timeoutMs');
+    if (this.#timeoutMs === 0) throw new TypeError('AutosalesClient: timeoutMs must be > 0');
+    this.#retry = {
+      maxRetries: Math.floor(nonNegative(options.maxRetries, DEFAULTS.maxRetries, 'maxRetries')),
+      baseDelayMs: nonNegative(options.retryBaseDelayMs, DEFAULTS.retryBaseDelayMs, 'retryBaseDelayMs'),
+      maxDelayMs: nonNegative(options.retryMaxDelayMs, DEFAULTS.retryMaxDelayMs, 'retryMaxDelayMs'),
+      maxRetryAfterSeconds: nonNegative(options.maxRetryAfterSeconds, DEFAULTS.maxRetryAfterSeconds, 'maxRetryAfterSeconds'),
+    };
+    this.#onRetry = options.onRetry;
+    this.deals = new DealsResource(this);
+    this.clients = new ClientsResource(this);
+  }
+
+  /**
+   * One API call with the client's authentication, timeout and retry policy (see README: retries).
+   * Resolves with the parsed 2xx envelope; rejects with an {@link AutosalesError} subclass.
+   * The typed methods (`deals.*`, `clients.*`) are built on it.
+   */
+  async request<T>(req: ApiRequest, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+    const url = this.#url(req.path, req.query);
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      authorization: `Bearer ${this.#apiKey}`,
+      'user-agent': `autosales-sdk-typescript/${SDK_VERSION} node/${process.versions.node}`,
+    };
+    // Serialised once: a retried keyed POST must send the very same bytes (the service compares bodies).
+    let body: string | undefined;
+    if (req.body !== undefined) {
+      body = JSON.stringify(req.body);
+      headers['content-type'] = 'application/json';
+    }
+    if (req.idempotencyKey !== undefined) headers['idempotency-key'] = req.idempotencyKey;
+
+    const retrySafe = isRetrySafe(req.method, req.idempotencyKey);
+    const settings = options.maxRetries === undefined ? this.#retry : { ...this.#retry, maxRetries: Math.max(0, Math.floor(options.maxRetries)) };
+    const timeoutMs = options.timeoutMs ?? this.#timeoutMs;
+
+    for (let retry = 0; ; retry++) {
+      let error: AutosalesError;
+      try {
+        const answer = await this.#attempt(url, { method: req.method, headers, ...(body === undefined ? {} : { body }) }, timeoutMs, options.signal);
+        if (answer.status >= 200 && answer.status < 300) return parseSuccess<T>(answer);
+        error = errorFromResponse(answer.status, answer.headers, answer.text);
+      } catch (thrown) {
+        if (!(thrown instanceof AutosalesError)) throw thrown; // the caller's abort
+        error = thrown;
+      }
+      const delayMs = retryDelay(error, retry, retrySafe, settings);
+      if (delayMs === null) throw error;
+      this.#onRetry?.({ method: req.method, path: req.path, retry: retry + 1, delayMs, error });
+      await sleep(delayMs, options.signal);
+    }
+  }
+
+  /** One attempt: the answer with its body read, or a ConnectionError/TimeoutError, or the caller's abort reason. */
+  async #attempt(url: string, init: RequestInit, timeoutMs: number, signal: AbortSignal | undefined): Promise<{ status: number; headers: Headers; text: string }> {
+    signal?.throwIfAborted();
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    try {
+      const response = await this.#fetch(url, { ...init, signal: combined });
+      const text = await response.text();
+      return { status: response.status, headers: response.headers, text };
+    } catch (cause) {
+      if (signal?.aborted) throw signal.reason;
+      if (timeout.aborted) throw new TimeoutError(0, 'TIMEOUT', `Sem resposta do servidor em ${timeoutMs} ms`, { cause });
+      const detail = cause instanceof Error ? (cause.cause instanceof Error ? `${cause.message}: ${cause.cause.message}` : cause.message) : String(cause);
+      throw new ConnectionError(0, 'CONNECTION_ERROR', `Falha de conexão com o servidor (${detail})`, { cause });
+    }
+  }
+
+  #url(path: string, query: ApiRequest['query']): string {
+    const url = new URL(`${this.baseUrl}${path}`);
+    for (const [name, value] of Object.entries(query ?? {})) {
+      if (value !== undefined && value !== null) url.searchParams.set(name, String(value));
+    }
+    return url.toString();
+  }
+}
+
+function parseSuccess<T>(answer: { status: number; headers: Headers; text: string }): ApiResponse<T> {
+  const requestId = answer.headers.get('x-request-id');
+  let body: unknown;
+  try {
+    body = answer.text ? JSON.parse(answer.text) : undefined;
+  } catch (cause) {
+    throw new AutosalesError(answer.status, 'UNEXPECTED_RESPONSE', `HTTP ${answer.status}: the answer is not JSON`, {
+      requestId,
+      headers: answer.headers,
+      body: answer.text,
+      cause,
+    });
+  }
+  return { status: answer.status, headers: answer.headers, requestId, body: body as T };
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+function nonNegative(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new TypeError(`AutosalesClient: ${name} must be a number >= 0`);
+  return value;
+}
+
+type Query = ApiRequest['query'];
+
+/** Shared list/iterate logic. */
+abstract class Resource {
+  constructor(protected readonly client: AutosalesClient) {}
+
+  protected async data<T>(req: ApiRequest, options: RequestOptions | undefined): Promise<T> {
+    return (await this.client.request<Envelope<T>>(req, options)).body.data;
+  }
+
+  protected async page<T>(path: string, params: object | undefined, options: RequestOptions | undefined): Promise<Page<T>> {
+    const { body } = await this.client.request<PageEnvelope<T>>({ method: 'GET', path, query: params as Query }, options);
+    return { data: body.data, pagination: body.pagination };
+  }
+
+  /** Every item of every page from `params.page` (default 1) on, one request per page, in the list's order. */
+  protected async *pages<T>(path: string, params: { page?: number } | undefined, options: RequestOptions | undefined): AsyncGenerator<T, void, undefined> {
+    let page = params?.page ?? 1;
+    for (;;) {
+      const { data, pagination } = await this.page<T>(path, { ...params, page }, options);
+      yield* data;
+      if (data.length === 0 || page >= pagination.pages) return;
+      page += 1;
+    }
+  }
+
+  protected keyOf(options: CreateOptions | undefined): string | undefined {
+    const key = options?.idempotencyKey;
+    if (key === false) return undefined;
+    return key ?? randomUUID();
+  }
+}
+
+/** `/api/v1/deals`: sales opportunities moving through the pipeline. */
+export class DealsResource extends Resource {
+  /** One page (`page`, `limit`, filters, `sort`). Archived deals are left out unless `status: 'arquivado'`. */
+  list(params?: DealListParams, options?: RequestOptions): Promise<Page<Deal>> {
+    return this.page<Deal>(PATHS.deals, params, options);
+  }
+
+  /** Every deal matching `params`, page after page: `for await (const deal of client.deals.iterate({ phase: 'proposta' }))`. */
+  iterate(params?: DealListParams, options?: RequestOptions): AsyncGenerator<Deal, void, undefined> {
+    return this.pages<Deal>(PATHS.deals, params, options);
+  }
+
+  /** Creates a deal (with an Idempotency-Key: see {@link CreateOptions}). */
+  create(body: DealCreateBody, options?: CreateOptions): Promise<Deal> {
+    const idempotencyKey = this.keyOf(options);
+    return this.data<Deal>({ method: 'POST', path: PATHS.deals, body, ...(idempotencyKey === undefined ? {} : { idempotencyKey }) }, options);
+  }
+
+  get(id: string, options?: RequestOptions): Promise<Deal> {
+    return this.data<Deal>({ method: 'GET', path: withId(PATHS.deal, id) }, options);
+  }
+
+  /** Changes any subset of the fields; answers with id, the summary fields, every field sent and updated_at. */
+  update(id: string, body: DealUpdateBody, options?: RequestOptions): Promise<DealUpdated> {
+    return this.data<DealUpdated>({ method: 'PUT', path: withId(PATHS.deal, id), body }, options);
+  }
+
+  /** Soft delete: the deal becomes `arquivado` (again: the same answer). */
+  archive(id: string, options?: RequestOptions): Promise<DealArchived> {
+    return this.data<DealArchived>({ method: 'DELETE', path: withId(PATHS.deal, id) }, options);
+  }
+}
+
+/** `/api/v1/clients`: individuals (PF) and companies (PJ). */
+export class ClientsResource extends Resource {
+  /** One page (`page`, `limit`, filters, `sort`). Inactive clients are left out unless `status: 'inactive'`. */
+  list(params?: ClientListParams, options?: RequestOptions): Promise<Page<ClientListItem>> {
+    return this.page<ClientListItem>(PATHS.clients, params, options);
+  }
+
+  /** Every client matching `params`, page after page. */
+  iterate(params?: ClientListParams, options?: RequestOptions): AsyncGenerator<ClientListItem, void, undefined> {
+    return this.pages<ClientListItem>(PATHS.clients, params, options);
+  }
+
+  /** Creates a client (with an Idempotency-Key: see {@link CreateOptions}). */
+  create(body: ClientCreateBody, options?: CreateOptions): Promise<Client> {
+    const idempotencyKey = this.keyOf(options);
+    return this.data<Client>({ method: 'POST', path: PATHS.clients, body, ...(idempotencyKey === undefined ? {} : { idempotencyKey }) }, options);
+  }
+
+  get(id: string, options?: RequestOptions): Promise<Client> {
+    return this.data<Client>({ method: 'GET', path: withId(PATHS.client, id) }, options);
+  }
+
+  /** Changes any subset of the fields (a partial address is merged); reactivates an inactive client. */
+  update(id: string, body: ClientUpdateBody, options?: RequestOptions): Promise<ClientUpdated> {
+    return this.data<ClientUpdated>({ method: 'PUT', path: withId(PATHS.client, id), body }, options);
+  }
+
+  /** Soft delete: the client becomes `inactive` (a later update reactivates it). */
+  deactivate(id: string, options?: RequestOptions): Promise<ClientDeactivated> {
+    return this.data<ClientDeactivated>({ method: 'DELETE', path: withId(PATHS.client, id) }, options);
+  }
+}

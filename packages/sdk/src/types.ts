@@ -1,0 +1,54 @@
+import type { operations, webhooks } from './schema.js';
+
+/**
+ * Named types for the API's requests and answers, all taken from the generated `schema.d.ts`
+ * (openapi-typescript over the service's own OpenAPI document): never written by hand, so they
+ * follow the service's route schemas.
+ */
+
+type JsonOf<T> = T extends { content: { 'application/json': infer B } } ? B : never;
+type SuccessOf<O extends { responses: object }, S extends keyof O['responses']> = JsonOf<O['responses'][S]>;
+type DataOf<O extends { responses: object }, S extends keyof O['responses']> = SuccessOf<O, S> extends { data: infer D } ? D : never;
+type ItemOf<O extends { responses: object }, S extends keyof O['responses']> = DataOf<O, S> extends ReadonlyArray<infer I> ? I : never;
+type QueryOf<O> = O extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
+type BodyOf<O> = O extends { requestBody?: infer B } ? JsonOf<NonNullable<B>> : never;
+
+/** The generated `paths`, `operations` and `webhooks` interfaces, for anything not named below. */
+export type { paths, operations, webhooks } from './schema.js';
+
+// Deals
+/** A deal as `GET /deals/:id` and the lists return it. */
+export type Deal = DataOf<operations['getDeal'], 200>;
+export type DealListParams = QueryOf<operations['listDeals']>;
+export type DealCreateBody = BodyOf<operations['createDeal']>;
+export type DealUpdateBody = BodyOf<operations['updateDeal']>;
+/** The answer of `PUT /deals/:id`: id, the summary fields, every field sent, and updated_at. */
+export type DealUpdated = DataOf<operations['updateDeal'], 200>;
+export type DealArchived = DataOf<operations['archiveDeal'], 200>;
+
+// Clients
+/** A client (PF or PJ: discriminate on `type`) as `GET /clients/:id` returns it. */
+export type Client = DataOf<operations['getClient'], 200>;
+/** The shorter client of `GET /clients`. */
+export type ClientListItem = ItemOf<operations['listClients'], 200>;
+export type ClientListParams = QueryOf<operations['listClients']>;
+export type ClientCreateBody = BodyOf<operations['createClient']>;
+export type ClientUpdateBody = BodyOf<operations['updateClient']>;
+/** The answer of `PUT /clients/:id`: id, every field sent (status when reactivated), and updated_at. */
+export type ClientUpdated = DataOf<operations['updateClient'], 200>;
+export type ClientDeactivated = DataOf<operations['deactivateClient'], 200>;
+
+// Lists
+export type Pagination = SuccessOf<operations['listDeals'], 200>['pagination'];
+/** What the list methods resolve to: one page of records and where it sits. */
+export interface Page<T> {
+  data: T[];
+  pagination: Pagination;
+}
+
+// Webhooks
+/** Every event kind of the contract. */
+export type WebhookEventType = keyof webhooks & string;
+type EventOf<K extends keyof webhooks> = webhooks[K] extends { post: infer P } ? BodyOf<P> : never;
+/** A webhook delivery's JSON body, discriminated on `type` (parse it only after verifying the signature). */
+export type WebhookEvent = { [K in WebhookEventType]: EventOf<K> }[WebhookEventType];

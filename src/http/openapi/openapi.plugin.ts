@@ -1,0 +1,84 @@
+import swagger from '@fastify/swagger';
+import type { FastifyInstance } from 'fastify';
+import { EVENT_TYPES } from '../../domain/events/event-types.js';
+import { Client, Deal, Timestamp } from '../schemas/responses.schema.js';
+
+const SIGNATURE_HEADERS = [
+  { name: 'X-Service-Signature', description: 'Lowercase hex HMAC-SHA256 of `timestamp + "." + raw body` with the webhook secret.' },
+  { name: 'X-Service-Timestamp', description: 'Unix time in seconds of sending; reject deliveries more than 300 s away from your clock.' },
+  { name: 'X-Service-Event-Id', description: 'The event id (also `id` in the body): deduplicate on it.' },
+].map((h) => ({ in: 'header', required: true, schema: { type: 'string' }, ...h }));
+
+function eventPayload(type: string) {
+  const object = type.startsWith('deal.') ? Deal : type.startsWith('client.') ? Client : { type: 'object', description: 'The subject record (vehicle, activity or financial record: announced for later).' };
+  return {
+    type: 'object',
+    additionalProperties: false,
+    required: ['id', 'type', 'api_version', 'created_at', 'data', 'team_id', 'webhook_id'],
+    properties: {
+      id: { type: 'string', pattern: '^evt_[0-9a-f]{32}$' },
+      type: { type: 'string', const: type },
+      api_version: { type: 'string', const: 'v1' },
+      created_at: Timestamp,
+      data: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['object', 'previous_attributes'],
+        properties: {
+          object: object,
+          previous_attributes: { type: ['object', 'null'], description: 'Earlier values of the changed attributes only (updated_at excluded); null on creation events.' },
+        },
+      },
+      team_id: { type: 'string', format: 'uuid' },
+      webhook_id: { type: 'string', format: 'uuid' },
+    },
+  };
+}
+
+/** OpenAPI `webhooks`: one entry per event kind, with the signed delivery's headers and body. */
+function webhooks() {
+  return Object.fromEntries(
+    EVENT_TYPES.map((type) => [
+      type,
+      {
+        post: {
+          summary: `Event ${type}`,
+          description:
+            'POSTed to the webhook URL configured for the team. Any 2xx within 5 s is success; anything else (redirects included, never followed) is retried at 0, 5 min, 30 min, 2 h, 12 h and 24 h. Delivery is at least once.',
+          parameters: SIGNATURE_HEADERS,
+          requestBody: { required: true, content: { 'application/json': { schema: eventPayload(type) } } },
+          responses: { '2XX': { description: 'Received.' } },
+        },
+      },
+    ]),
+  );
+}
+
+/** The OpenAPI 3.1 document, generated from the route schemas (never written by hand). */
+export async function registerOpenApi(app: FastifyInstance, version: string): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'autosales API',
+        version,
+        description:
+          'Sales-management API for car dealerships and automotive shopping centres: deals and clients, with signed webhooks. ' +
+          'Errors are `{success: false, error: {code, message}}` with messages in Portuguese.',
+      },
+      servers: [{ url: '/', description: 'This server' }],
+      components: {
+        securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'API key: `Authorization: Bearer ask_…`' } },
+      },
+      tags: [
+        { name: 'Deals', description: 'Sales opportunities moving through the pipeline.' },
+        { name: 'Clients', description: 'Individuals (PF) and companies (PJ).' },
+        { name: 'Unavailable', description: 'Announced endpoints that answer 501 for now.' },
+        { name: 'Health', description: 'Liveness and readiness, without authentication.' },
+      ],
+      // Plain JSON Schema objects; the OpenAPI typings are narrower than what 3.1 allows here.
+      webhooks: webhooks() as never,
+    },
+    hideUntagged: true,
+  });
+}

@@ -1,0 +1,138 @@
+import { Type, type TSchema } from 'typebox';
+import { ADDRESS_MEMBERS, CLIENT_STATUSES, GENDERS, SEGMENTS } from './clients.schema.js';
+import { ErrorEnvelope, Pagination, nullable } from './common.schema.js';
+import { DEAL_STATUSES, PRIORITIES } from './deals.schema.js';
+
+/**
+ * Response shapes, used for the OpenAPI document and, in the test suite, to validate every response
+ * the service gives (so the document cannot drift from behaviour). Shapes are closed
+ * (additionalProperties: false): an undocumented field is a failure.
+ */
+const closed = { additionalProperties: false } as const;
+
+export const Timestamp = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}Z$', examples: ['2026-11-22T14:03:27Z'] });
+const Id = Type.String({ format: 'uuid', examples: ['0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f'] });
+const DateOnly = Type.String({ format: 'date', examples: ['2026-12-15'] });
+const Text = Type.String();
+const NullableText = nullable(Type.String());
+
+const dealFields = {
+  id: Id,
+  title: Text,
+  description: NullableText,
+  value: nullable(Type.Number({ examples: [149990] })),
+  currency: Type.Literal('BRL'),
+  phase: Type.String({ examples: ['lead'] }),
+  priority: Type.Enum([...PRIORITIES]),
+  probability: Type.Number({ minimum: 0, maximum: 100 }),
+  status: Type.Enum([...DEAL_STATUSES]),
+  expected_close_date: nullable(DateOnly),
+  source: NullableText,
+  loss_reason: NullableText,
+  tags: Type.Array(Type.String()),
+  is_starred: Type.Boolean(),
+  store_id: NullableText,
+  client_id: nullable(Id),
+  client: nullable(Type.Object({ id: Id, name: Text }, closed)),
+  responsible_id: NullableText,
+  case_id: NullableText,
+  ai_summary: Type.Null(),
+  ai_win_probability: Type.Null(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+};
+
+export const Deal = Type.Object(dealFields, { ...closed, title: 'Deal' });
+
+const { id: _dealId, updated_at: _dealUpdated, title, value, phase, priority, probability, status, ...otherDealFields } = dealFields;
+export const DealUpdated = Type.Object(
+  {
+    id: Id,
+    title,
+    value,
+    phase,
+    priority,
+    probability,
+    status,
+    ...Object.fromEntries(Object.entries(otherDealFields).map(([k, v]) => [k, Type.Optional(v)])),
+    updated_at: Timestamp,
+  },
+  { ...closed, title: 'DealUpdated', description: 'id, the summary fields, every field the body sent, and updated_at' },
+);
+
+export const DealArchived = Type.Object({ id: Id, status: Type.Literal('arquivado'), archived_at: Timestamp }, { ...closed, title: 'DealArchived' });
+
+export const Address = Type.Object(
+  Object.fromEntries(ADDRESS_MEMBERS.map((m) => [m, NullableText])) as Record<(typeof ADDRESS_MEMBERS)[number], typeof NullableText>,
+  { ...closed, title: 'Address' },
+);
+
+const contact = {
+  id: Id,
+  name: Text,
+  display_name: NullableText,
+  email: NullableText,
+  phone: NullableText,
+  mobile_phone: NullableText,
+  whatsapp: NullableText,
+};
+const classification = {
+  segment: nullable(Type.Enum([...SEGMENTS])),
+  status: Type.Enum([...CLIENT_STATUSES]),
+  store_id: NullableText,
+};
+const details = {
+  source: NullableText,
+  address: nullable(Address),
+  notes: NullableText,
+  tags: Type.Array(Type.String()),
+  credit_limit: nullable(Type.Number()),
+};
+const pfOnly = {
+  cpf: NullableText,
+  rg: NullableText,
+  birth_date: nullable(DateOnly),
+  gender: nullable(Type.Enum([...GENDERS])),
+  marital_status: NullableText,
+  nationality: NullableText,
+};
+const pjOnly = { cnpj: NullableText, legal_name: NullableText, trade_name: NullableText, state_registration: NullableText };
+
+export const ClientPF = Type.Object(
+  { ...contact, type: Type.Literal('PF'), ...pfOnly, ...classification, ...details, created_at: Timestamp, updated_at: Timestamp },
+  { ...closed, title: 'ClientPF' },
+);
+export const ClientPJ = Type.Object(
+  { ...contact, type: Type.Literal('PJ'), ...pjOnly, ...classification, ...details, created_at: Timestamp, updated_at: Timestamp },
+  { ...closed, title: 'ClientPJ' },
+);
+export const Client = Type.Union([ClientPF, ClientPJ], { title: 'Client' });
+
+export const ClientListItem = Type.Union(
+  [
+    Type.Object({ ...contact, type: Type.Literal('PF'), cpf: NullableText, ...classification, created_at: Timestamp }, { ...closed, title: 'ClientListItemPF' }),
+    Type.Object(
+      { ...contact, type: Type.Literal('PJ'), cnpj: NullableText, legal_name: NullableText, trade_name: NullableText, ...classification, created_at: Timestamp },
+      { ...closed, title: 'ClientListItemPJ' },
+    ),
+  ],
+  { title: 'ClientListItem' },
+);
+
+export const ClientUpdated = Type.Object(
+  {
+    id: Id,
+    ...Object.fromEntries(
+      Object.entries({ type: Type.Enum(['PF', 'PJ']), ...contact, ...pfOnly, ...pjOnly, ...classification, ...details }).filter(([k]) => k !== 'id').map(([k, v]) => [k, Type.Optional(v)]),
+    ),
+    updated_at: Timestamp,
+  },
+  { ...closed, title: 'ClientUpdated', description: 'id, every field the body sent (status when the client was reactivated), and updated_at' },
+);
+
+export const ClientDeactivated = Type.Object({ id: Id, status: Type.Literal('inactive'), deactivated_at: Timestamp }, { ...closed, title: 'ClientDeactivated' });
+
+export const Success = <T extends TSchema>(data: T) => Type.Object({ success: Type.Literal(true), data }, closed);
+export const Page = <T extends TSchema>(item: T) => Type.Object({ success: Type.Literal(true), data: Type.Array(item), pagination: Pagination }, closed);
+
+export { ErrorEnvelope };

@@ -1,0 +1,4 @@
+import { readFileSync } from 'node:fs';
+
+/** The package version (package.json is one level above both src/ and dist/). */
+export const version: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
