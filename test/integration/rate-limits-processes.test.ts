@@ -1,9 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKeysService } from '../../src/domain/teams/api-keys.service.js';
-import { createTeamsService } from '../../src/domain/teams/teams.service.js';
-import { createDb } from '../../src/storage/db.js';
-import { migrateToLatest } from '../../src/storage/migrator.js';
-import { ensureBuilt, freePort, killAllChildren, processDb, startServe, type ProcessDb, type ServerProcess } from '../support/cli.js';
+import { ensureBuilt, freePort, countDeals, killAllChildren, processDb, seedTeam, startServe, type ProcessDb, type ServerProcess } from '../support/cli.js';
 import { waitUntil } from '../support/processes.js';
 import { HAS_REDIS_SERVER, killAllRedis, startThrowawayRedis, type ThrowawayRedis } from '../support/redis.js';
 
@@ -52,35 +48,7 @@ afterAll(() => {
   killAllRedis();
 });
 
-let seq = 0;
-/** Migrates the database (before any server starts, so two servers never race on it) and adds a team and key. */
-async function seedTeam(url: string, plan = 'starter'): Promise<{ teamId: string; key: string }> {
-  const db = createDb(url, { poolMax: 2 });
-  try {
-    await migrateToLatest(db);
-    const teams = createTeamsService(db.kysely);
-    const keys = createApiKeysService(db.kysely, teams);
-    const team = await teams.create({ name: `Loja limites ${++seq} ${Date.now().toString(36)}`, plan });
-    const created = await keys.create({ teamId: team.id });
-    return { teamId: team.id, key: created.key };
-  } finally {
-    await db.close();
-  }
-}
 
-async function countDeals(url: string, teamId: string): Promise<number> {
-  const db = createDb(url, { poolMax: 1 });
-  try {
-    const row = await db.kysely
-      .selectFrom('deals')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('team_id', '=', teamId)
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
-  } finally {
-    await db.close();
-  }
-}
 
 interface HttpRes {
   status: number;

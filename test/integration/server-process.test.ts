@@ -3,12 +3,10 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKeysService } from '../../src/domain/teams/api-keys.service.js';
-import { createTeamsService } from '../../src/domain/teams/teams.service.js';
 import { createDb } from '../../src/storage/db.js';
 import { migrateToLatest } from '../../src/storage/migrator.js';
 import { DIALECTS } from '../support/dialects.js';
-import { api, ensureBuilt, killAllChildren, processDb, runCli, startServe, type ProcessDb, type ServerProcess } from '../support/cli.js';
+import { api, ensureBuilt, countDeals, killAllChildren, processDb, seedTeam, runCli, startServe, type ProcessDb, type ServerProcess } from '../support/cli.js';
 
 /**
  * `autosales serve` as a real process: migrations on start, health/readiness, configuration errors,
@@ -41,35 +39,7 @@ function tempDir(): string {
   return dir;
 }
 
-let seq = 0;
-/** A team and an all-scopes key, written directly (in-process) to the database the server will use. */
-async function seedTeam(url: string): Promise<{ teamId: string; key: string }> {
-  const db = createDb(url, { poolMax: 2 });
-  try {
-    await migrateToLatest(db);
-    const teams = createTeamsService(db.kysely);
-    const keys = createApiKeysService(db.kysely, teams);
-    const team = await teams.create({ name: `Loja processo ${++seq} ${Date.now().toString(36)}` });
-    const created = await keys.create({ teamId: team.id });
-    return { teamId: team.id, key: created.key };
-  } finally {
-    await db.close();
-  }
-}
 
-async function countDeals(url: string, teamId: string): Promise<number> {
-  const db = createDb(url, { poolMax: 1 });
-  try {
-    const row = await db.kysely
-      .selectFrom('deals')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('team_id', '=', teamId)
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
-  } finally {
-    await db.close();
-  }
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -6,6 +6,10 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { createApiKeysService } from '../../src/domain/teams/api-keys.service.js';
+import { createTeamsService } from '../../src/domain/teams/teams.service.js';
+import { createDb } from '../../src/storage/db.js';
+import { migrateToLatest } from '../../src/storage/migrator.js';
 import { withSearchPath } from './dialects.js';
 
 /**
@@ -97,7 +101,8 @@ export function ensureBuilt(): void {
 
 const children = new Set<ChildProcess>();
 
-function track(child: ChildProcess): ChildProcess {
+/** Registers a child so `killAllChildren` (and process exit) never leaves it running. */
+export function track(child: ChildProcess): ChildProcess {
   children.add(child);
   child.once('exit', () => children.delete(child));
   return child;
@@ -381,4 +386,39 @@ export async function api(
     parsed = undefined;
   }
   return { status: res.status, body: parsed, text };
+}
+
+let seededTeams = 0;
+
+/**
+ * Migrates the database a child process will use (before any server starts, so two servers never
+ * race on it) and adds a team with an all-scopes key, in-process.
+ */
+export async function seedTeam(url: string, plan = 'starter'): Promise<{ teamId: string; key: string }> {
+  const db = createDb(url, { poolMax: 2 });
+  try {
+    await migrateToLatest(db);
+    const teams = createTeamsService(db.kysely);
+    const keys = createApiKeysService(db.kysely, teams);
+    const team = await teams.create({ name: `Loja processo ${++seededTeams} ${Date.now().toString(36)}`, plan });
+    const created = await keys.create({ teamId: team.id });
+    return { teamId: team.id, key: created.key };
+  } finally {
+    await db.close();
+  }
+}
+
+/** How many deals the team has, read straight from the database. */
+export async function countDeals(url: string, teamId: string): Promise<number> {
+  const db = createDb(url, { poolMax: 1 });
+  try {
+    const row = await db.kysely
+      .selectFrom('deals')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('team_id', '=', teamId)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  } finally {
+    await db.close();
+  }
 }

@@ -4,7 +4,7 @@ import { createTeamsService } from '../../src/domain/teams/teams.service.js';
 import { createApiKeysService } from '../../src/domain/teams/api-keys.service.js';
 import { createWebhooksService } from '../../src/domain/webhooks/webhooks.service.js';
 import type { Db } from '../../src/storage/db.js';
-import { BIN, ROOT, childEnv } from './cli.js';
+import { BIN, ROOT, childEnv, killAllChildren, track } from './cli.js';
 
 /**
  * More helpers for tests that run the built program as separate processes (see ./cli.ts):
@@ -16,22 +16,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 // ---------------------------------------------------------------------------------------------
 // `autosales worker`
 
-const workers = new Set<ChildProcess>();
-
-/** SIGKILLs every worker child still running. Safe to call more than once. */
-export function killAllWorkers(): void {
-  for (const child of workers) {
-    if (child.exitCode === null && child.signalCode === null) {
-      try {
-        child.kill('SIGKILL');
-      } catch {
-        /* already gone */
-      }
-    }
-  }
-  workers.clear();
-}
-process.once('exit', killAllWorkers);
+/** Worker children are tracked with the other children: `killAllChildren` from ./cli.js ends them too. */
+export const killAllWorkers = killAllChildren;
 
 export interface WorkerProcess {
   child: ChildProcess;
@@ -48,13 +34,12 @@ export function startWorker(databaseUrl: string, env: Record<string, string | un
     env: childEnv({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  workers.add(child);
+  track(child);
   let output = '';
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => {
-      workers.delete(child);
       resolve({ code, signal });
     }),
   );
