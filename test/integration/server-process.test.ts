@@ -170,7 +170,7 @@ describe.each(DIALECTS)('autosales serve on %s', (dialect) => {
       const answeredAt = Date.now();
       const exit = await server.waitExit(15_000);
       expect(exit, server.output()).toEqual({ code: 0, signal: null });
-      expect(Date.now() - answeredAt, 'ms from the last answer to the exit').toBeLessThan(5_000);
+      expect(Date.now() - answeredAt, 'ms from the last answer to the exit').toBeLessThan(9_000); // below the 10 s force-exit
       expect(await countDeals(db.url, teamId)).toBe(20);
     } finally {
       agent.destroy();

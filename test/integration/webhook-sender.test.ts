@@ -123,8 +123,9 @@ describe('webhook sender: delivery outcomes', () => {
     const wall = Date.now() - started;
     expect(result).toMatchObject({ ok: false, statusCode: null, errorClass: 'timeout', responseBody: null });
     expect(result.durationMs).toBeGreaterThanOrEqual(TIMEOUT_MS - 5);
-    expect(result.durationMs).toBeLessThan(TIMEOUT_MS + 400);
-    expect(wall).toBeLessThan(TIMEOUT_MS + 400);
+    // Far below the receiver's 3 s: the timeout, not the receiver, ended it (margin for a loaded CI machine).
+    expect(result.durationMs).toBeLessThan(TIMEOUT_MS + 2000);
+    expect(wall).toBeLessThan(TIMEOUT_MS + 2000);
   });
 
   it('connection refused → connection', async () => {
@@ -298,7 +299,7 @@ describe('https receiver helper', () => {
     await other.waitFor(1);
     const started = Date.now();
     await other.close();
-    expect(Date.now() - started).toBeLessThan(1000);
+    expect(Date.now() - started).toBeLessThan(4000); // the receiver would hold it 10 s
     const result = await pending;
     expect(result.ok).toBe(false);
     expect(result.errorClass).toBe('connection');
