@@ -1,0 +1,102 @@
+// Load generation with autocannon, in the runner process (the server is a separate process).
+import autocannon from 'autocannon';
+
+export interface NextRequest {
+  method: 'GET' | 'POST' | 'PUT';
+  path: string;
+  body?: string;
+}
+
+export interface LoadSpec {
+  baseUrl: string;
+  connections: number;
+  /** Seconds. */
+  duration: number;
+  /** Default headers (authorization); a per-request key can come with `next`. */
+  headers: Record<string, string>;
+  next: () => NextRequest & { headers?: Record<string, string> };
+}
+
+export interface LoadResult {
+  requests: number;
+  /** No request completed within the run: the latencies are the run's length, a lower bound. */
+  noneCompleted: boolean;
+  durationS: number;
+  rps: number;
+  /** Latencies in ms (sub-millisecond precision, measured by autocannon per response). */
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+  mean: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  statusCodes: Record<string, number>;
+  connections: number;
+}
+
+export function percentile(sorted: ArrayLike<number>, p: number): number {
+  if (sorted.length === 0) return NaN;
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[rank]!;
+}
+
+export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
+  let latencies = new Float64Array(1 << 16);
+  let n = 0;
+  const instance = autocannon({
+    url: spec.baseUrl,
+    connections: spec.connections,
+    duration: spec.duration,
+    pipelining: 1,
+    timeout: 30,
+    // Checks the stop flag every 50 ms (default 1 s), so fractional durations are honoured.
+    sampleInt: 50,
+    headers: spec.headers,
+    requests: [
+      {
+        setupRequest: (request) => {
+          const next = spec.next();
+          request.method = next.method;
+          request.path = next.path;
+          request.body = next.body;
+          request.headers = next.body === undefined ? { ...spec.headers, ...next.headers } : { ...spec.headers, 'content-type': 'application/json', ...next.headers };
+          return request;
+        },
+      },
+    ],
+  });
+  instance.on('response', (_client, _status, _bytes, responseTime) => {
+    if (n === latencies.length) {
+      const grown = new Float64Array(latencies.length * 2);
+      grown.set(latencies);
+      latencies = grown;
+    }
+    latencies[n++] = responseTime;
+  });
+  const result = await instance;
+  const sorted = latencies.subarray(0, n).sort();
+  let sum = 0;
+  for (let i = 0; i < n; i++) sum += sorted[i]!;
+  const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, { count }]) => [code, Number(count)]));
+  // Nothing completed: every request took longer than the run; report the run's length as a lower bound.
+  const none = n === 0;
+  const floor = result.duration * 1000;
+  return {
+    requests: n,
+    noneCompleted: none,
+    durationS: result.duration,
+    rps: n / result.duration,
+    p50: none ? floor : percentile(sorted, 50),
+    p90: none ? floor : percentile(sorted, 90),
+    p99: none ? floor : percentile(sorted, 99),
+    max: none ? floor : sorted[n - 1]!,
+    mean: n ? sum / n : NaN,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    statusCodes,
+    connections: spec.connections,
+  };
+}

@@ -1,0 +1,150 @@
+// The HTTP scenarios of issue 6 point 3, as request generators for autocannon.
+import type { DealListInput } from '../src/http/schemas/deals.schema.js';
+import type { ClientListInput } from '../src/http/schemas/clients.schema.js';
+import { createClientsService } from '../src/domain/clients/clients.service.js';
+import { createDealsService } from '../src/domain/deals/deals.service.js';
+import type { Db } from '../src/storage/db.js';
+import * as data from './data.js';
+import type { NextRequest } from './load.js';
+import type { Prng } from './prng.js';
+import type { SeededTeam } from './seed.js';
+
+export type Group = 'ceiling' | 'read' | 'list' | 'search' | 'cpf' | 'limiter' | 'write' | 'mixed' | 'webhook';
+
+export interface HttpScenario {
+  id: string;
+  title: string;
+  group: Group;
+  teamSize: number;
+  /** Also measured with one connection (service time without queueing). */
+  single?: boolean;
+  headers: Record<string, string>;
+  next: () => NextRequest & { headers?: Record<string, string> };
+  /** The service call behind the scenario, for EXPLAIN evidence. */
+  explain?: (db: Db) => Promise<unknown>;
+  note?: string;
+}
+
+const PHASES = ['lead', 'qualificado', 'proposta', 'negociacao', 'fechamento'] as const;
+const auth = (team: SeededTeam) => ({ authorization: `Bearer ${team.key}` });
+const rotate = <T>(items: readonly T[], prng: Prng) => () => items[Math.floor(prng.next() * items.length)]!;
+
+export function byIdScenarios(team: SeededTeam, prng: Prng): HttpScenario[] {
+  const dealId = rotate(team.samples.dealIds, prng);
+  const clientId = rotate(team.samples.clientIds, prng);
+  return [
+    { id: 'deal-by-id', title: 'GET /deals/:id', group: 'read', teamSize: team.deals, headers: auth(team), next: () => ({ method: 'GET', path: `/api/v1/deals/${dealId()}` }) },
+    { id: 'client-by-id', title: 'GET /clients/:id', group: 'read', teamSize: team.deals, headers: auth(team), next: () => ({ method: 'GET', path: `/api/v1/clients/${clientId()}` }) },
+  ];
+}
+
+export const LIST_FILTER = { phase: 'proposta', min_value: 100000, sort: '-value' } as const;
+
+/** List and search scenarios (the ones repeated at every scale). */
+export function listSearchScenarios(team: SeededTeam, prng: Prng): HttpScenario[] {
+  const cpf = rotate(team.samples.cpfDigits, prng);
+  const name = rotate(data.UNACCENTED_NAME_QUERIES, prng);
+  const word = data.RARE_TITLE_WORD.toLowerCase();
+  const deals = (db: Db, q: DealListInput) => createDealsService(db).list(team.id, q);
+  const clients = (db: Db, q: ClientListInput) => createClientsService(db).list(team.id, q);
+  const base = { teamSize: team.deals, headers: auth(team), single: true };
+  return [
+    { ...base, id: 'list-default', title: 'GET /deals (default list)', group: 'list', next: () => ({ method: 'GET', path: '/api/v1/deals' }), explain: (db) => deals(db, {}) },
+    {
+      ...base,
+      id: 'list-filtered',
+      title: 'GET /deals?phase=proposta&min_value=100000&sort=-value',
+      group: 'list',
+      next: () => ({ method: 'GET', path: `/api/v1/deals?phase=${LIST_FILTER.phase}&min_value=${LIST_FILTER.min_value}&sort=${LIST_FILTER.sort}` }),
+      explain: (db) => deals(db, { ...LIST_FILTER }),
+    },
+    { ...base, id: 'list-page-2000', title: 'GET /deals?page=2000', group: 'list', next: () => ({ method: 'GET', path: '/api/v1/deals?page=2000' }), explain: (db) => deals(db, { page: 2000 }) },
+    {
+      ...base,
+      id: 'search-title',
+      title: `GET /deals?search=${word} (1% of titles)`,
+      group: 'search',
+      next: () => ({ method: 'GET', path: `/api/v1/deals?search=${word}` }),
+      explain: (db) => deals(db, { search: word }),
+    },
+    {
+      ...base,
+      id: 'search-cpf',
+      title: 'GET /clients?search=<CPF digits>',
+      group: 'cpf',
+      next: () => ({ method: 'GET', path: `/api/v1/clients?search=${cpf()}` }),
+      explain: (db) => clients(db, { search: team.samples.cpfDigits[0]! }),
+    },
+    {
+      ...base,
+      id: 'search-name',
+      title: 'GET /clients?search=<unaccented name>',
+      group: 'search',
+      next: () => ({ method: 'GET', path: `/api/v1/clients?search=${name()}` }),
+      explain: (db) => clients(db, { search: data.UNACCENTED_NAME_QUERIES[0] }),
+      note: `rotates ${data.UNACCENTED_NAME_QUERIES.join(', ')}`,
+    },
+  ];
+}
+
+/** GET /deals/:id spread over every team, each with its own key (the limiter's cost). */
+export function spreadByIdScenario(teams: SeededTeam[], prng: Prng, mode: 'off' | 'memory' | 'redis'): HttpScenario {
+  const pool = teams.map((t) => ({ headers: auth(t), ids: t.samples.dealIds }));
+  const label = { off: 'RATE_LIMITS=off', memory: 'limiter in memory', redis: 'limiter in Redis' }[mode];
+  return {
+    id: `by-id-teams-${mode}`,
+    title: `GET /deals/:id over ${teams.length} teams, ${label}`,
+    group: 'limiter',
+    teamSize: teams[0]!.deals,
+    headers: {},
+    next: () => {
+      const t = pool[Math.floor(prng.next() * pool.length)]!;
+      return { method: 'GET', path: `/api/v1/deals/${t.ids[Math.floor(prng.next() * t.ids.length)]!}`, headers: t.headers };
+    },
+  };
+}
+
+export function dealBody(team: SeededTeam, prng: Prng): string {
+  const vehicle = data.vehicleTitle(prng);
+  const body: Record<string, unknown> = { title: vehicle.title, value: data.priceCents(prng, vehicle.basePrice) / 100, source: prng.pick(data.DEAL_SOURCES) };
+  if (prng.chance(0.5)) body.client_id = team.samples.clientIds[Math.floor(prng.next() * team.samples.clientIds.length)];
+  if (prng.chance(0.3)) body.phase = prng.pick(PHASES);
+  if (prng.chance(0.5)) body.tags = ['bench', prng.pick(['suv', 'sedan', 'picape', 'hatch'])];
+  if (prng.chance(0.3)) body.description = data.dealDescription(prng) ?? 'Lead do site';
+  return JSON.stringify(body);
+}
+
+export function writeScenarios(team: SeededTeam, prng: Prng): HttpScenario[] {
+  // Phases the runner knows each sampled active deal to be in: every PUT moves a deal to the next phase.
+  const active = team.samples.activeDeals.map((d) => ({ ...d }));
+  let cursor = 0;
+  const nextPut = (): NextRequest => {
+    const deal = active[cursor++ % active.length]!;
+    const at = PHASES.indexOf(deal.phase as (typeof PHASES)[number]);
+    deal.phase = PHASES[(at + 1) % PHASES.length]!;
+    return { method: 'PUT', path: `/api/v1/deals/${deal.id}`, body: JSON.stringify({ phase: deal.phase }) };
+  };
+  const post = (): NextRequest => ({ method: 'POST', path: '/api/v1/deals', body: dealBody(team, prng) });
+  const dealId = rotate(team.samples.dealIds, prng);
+  const clientId = rotate(team.samples.clientIds, prng);
+  const base = { teamSize: team.deals, headers: auth(team) };
+  return [
+    { ...base, id: 'post-deal', title: 'POST /deals (1 subscribed webhook)', group: 'write', next: post, note: 'worker in a separate step: the event and its delivery row are written in the request' },
+    { ...base, id: 'put-phase', title: 'PUT /deals/:id (phase change)', group: 'write', next: nextPut, note: 'emits deal.updated + deal.phase_changed (2 deliveries)' },
+    {
+      ...base,
+      id: 'mixed',
+      title: 'Mixed 80/20 read/write',
+      group: 'mixed',
+      next: () => {
+        const r = prng.next();
+        if (r < 0.4) return { method: 'GET', path: `/api/v1/deals/${dealId()}` };
+        if (r < 0.6) return { method: 'GET', path: `/api/v1/clients/${clientId()}` };
+        if (r < 0.8) return { method: 'GET', path: '/api/v1/deals' };
+        if (r < 0.9) return post();
+        return nextPut();
+      },
+      note: '40% GET deal, 20% GET client, 20% list, 10% POST deal, 10% PUT phase',
+    },
+  ];
+}
