@@ -1,3 +1,4 @@
+import { compiledQuery } from '../../storage/compiled-query.js';
 import type { ApiKeyRow, NewApiKeyRow } from '../../storage/database.js';
 import type { DbLike } from './teams.repository.js';
 
@@ -6,14 +7,17 @@ export const insertApiKey = (db: DbLike, key: NewApiKeyRow) => db.insertInto('ap
 export const listApiKeys = (db: DbLike, teamId: string) =>
   db.selectFrom('api_keys').selectAll().where('team_id', '=', teamId).orderBy('created_at').orderBy('id').execute();
 
-export const findActiveKeyByHash = (db: DbLike, keyHash: string) =>
+// Runs on every authenticated request: compiled once (storage/compiled-query.ts).
+const activeKeyByHash = compiledQuery('active_key_by_hash', (db: DbLike, keyHash: string) =>
   db
     .selectFrom('api_keys')
     .innerJoin('teams', 'teams.id', 'api_keys.team_id')
     .select(['api_keys.id', 'api_keys.team_id', 'api_keys.scopes', 'teams.plan'])
     .where('api_keys.key_hash', '=', keyHash)
-    .where('api_keys.revoked_at', 'is', null)
-    .executeTakeFirst();
+    .where('api_keys.revoked_at', 'is', null),
+);
+
+export const findActiveKeyByHash = (db: DbLike, keyHash: string) => activeKeyByHash.executeTakeFirst(db, keyHash);
 
 export async function revokeApiKey(db: DbLike, id: string, at: string): Promise<ApiKeyRow | undefined> {
   await db.updateTable('api_keys').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).execute();

@@ -1,0 +1,67 @@
+import { createHash } from 'node:crypto';
+import { createQueryId, type Compilable, type CompiledQuery, type Kysely } from 'kysely';
+
+/**
+ * A query Kysely builds and compiles once per database, then runs with new parameter values.
+ * Building and compiling the same tree on every call was 20% of a GET /deals/:id (issue 6).
+ *
+ * `build` receives stand-ins for its arguments and must use each one only as a bound value
+ * (`where('id', '=', id)`), never to shape the query (no `if (arg)`, no `sql.lit(arg)`): the SQL it
+ * returns is reused for every later call.
+ */
+export interface CompiledQueryRunner<DB, A extends unknown[], O> {
+  execute(db: Kysely<DB>, ...args: A): Promise<O[]>;
+  executeTakeFirst(db: Kysely<DB>, ...args: A): Promise<O | undefined>;
+}
+
+interface Template {
+  compiled: CompiledQuery;
+  /** Per compiled parameter: the index of the argument bound there, or -1 for a value fixed by `build`. */
+  slots: number[];
+}
+
+const placeholder = (i: number) => `\u0000compiled-query-arg-${i}\u0000`;
+
+// SQL text -> PostgreSQL statement name, for the named prepared statements of storage/db.ts.
+const statementNames = new Map<string, string>();
+
+/** The name under which PostgreSQL connections prepare this SQL text once, if it is a compiled query's. */
+export const preparedStatementName = (text: string): string | undefined => statementNames.get(text);
+
+export function compiledQuery<DB, A extends unknown[], O>(
+  name: string,
+  build: (db: Kysely<DB>, ...args: A) => Compilable<O>,
+): CompiledQueryRunner<DB, A, O> {
+  // Keyed by the dialect adapter: one per Kysely instance, shared with its transactions (each a Kysely of its own).
+  const templates = new WeakMap<object, Template>();
+
+  function template(db: Kysely<DB>, arity: number): Template {
+    const adapter = db.getExecutor().adapter;
+    let found = templates.get(adapter);
+    if (!found) {
+      const standIns = Array.from({ length: arity }, (_, i) => placeholder(i)) as A;
+      const compiled = build(db, ...standIns).compile();
+      const slots = compiled.parameters.map((value) => standIns.indexOf(value));
+      const unbound = standIns.findIndex((_, i) => !slots.includes(i));
+      if (unbound >= 0) throw new Error(`compiledQuery '${name}': argument ${unbound} is not a bound parameter of the query`);
+      found = { compiled, slots };
+      templates.set(adapter, found);
+      statementNames.set(compiled.sql, `${name}_${createHash('sha1').update(compiled.sql).digest('hex').slice(0, 8)}`);
+    }
+    return found;
+  }
+
+  async function execute(db: Kysely<DB>, ...args: A): Promise<O[]> {
+    // A plugin could rewrite the query or its rows per call: such a Kysely takes the ordinary path.
+    if (db.getExecutor().plugins.length > 0) return (await db.executeQuery(build(db, ...args))).rows;
+    const { compiled, slots } = template(db, args.length);
+    const parameters = slots.map((slot, i) => (slot < 0 ? compiled.parameters[i] : args[slot]));
+    const result = await db.executeQuery<O>({ ...compiled, parameters, queryId: createQueryId() });
+    return result.rows;
+  }
+
+  return {
+    execute,
+    executeTakeFirst: async (db, ...args) => (await execute(db, ...args))[0],
+  };
+}
