@@ -172,7 +172,17 @@ export interface IdempotencyKeyTable {
   updated_at: Timestamp;
 }
 
+/** Rows per team, table and status, summed over slots; kept by triggers (migration 0004). */
+export interface RecordCountTable {
+  team_id: string;
+  resource: 'deals' | 'clients';
+  status: string;
+  slot: number;
+  n: number;
+}
+
 export interface Database {
+  record_counts: RecordCountTable;
   idempotency_keys: IdempotencyKeyTable;
   events: EventTable;
   webhooks: WebhookTable;

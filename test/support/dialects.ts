@@ -26,9 +26,9 @@ export interface TestDb {
 /**
  * A migrated database of its own: a fresh SQLite file, or a fresh schema in the PostgreSQL test
  * database (selected through the connection's search_path). Own tables matter for the delivery
- * worker, which claims every due delivery it can see.
+ * worker, which claims every due delivery it can see. `migrate: false` leaves it empty (upgrade tests).
  */
-export async function openTestDb(dialect: DialectName): Promise<TestDb> {
+export async function openTestDb(dialect: DialectName, { migrate = true } = {}): Promise<TestDb> {
   if (dialect === 'postgres') {
     const base = process.env.TEST_DATABASE_URL!;
     const schema = `t_${randomBytes(6).toString('hex')}`;
@@ -38,7 +38,7 @@ export async function openTestDb(dialect: DialectName): Promise<TestDb> {
     await admin.end();
     const url = withSearchPath(base, schema);
     const db = createDb(url, { poolMax: 5 });
-    await migrateToLatest(db);
+    if (migrate) await migrateToLatest(db);
     return {
       db,
       url,
@@ -54,7 +54,7 @@ export async function openTestDb(dialect: DialectName): Promise<TestDb> {
   const dir = mkdtempSync(join(tmpdir(), 'autosales-test-'));
   const url = `sqlite:${join(dir, 'test.db')}`;
   const db = createDb(url);
-  await migrateToLatest(db);
+  if (migrate) await migrateToLatest(db);
   return {
     db,
     url,

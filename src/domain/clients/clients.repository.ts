@@ -1,8 +1,11 @@
-import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
+import type { Kysely, SelectQueryBuilder } from 'kysely';
+import { compiledQuery } from '../../storage/compiled-query.js';
 import type { ClientUpdate, Database, NewClientRow } from '../../storage/database.js';
 import type { Page, Sort } from '../shared/list-query.js';
 import { normalizeTaxId } from '../shared/tax-id.js';
-import { containsPattern } from '../shared/text-search.js';
+import type { DialectName } from '../../storage/dialect.js';
+import { countByStatus, pageAndTotal, sortOrder, teamColumn } from '../shared/list-sql.js';
+import { searchCondition, sqliteIndexServes } from '../shared/text-search.js';
 
 const TAX_ID_QUERY = /^(?=.*\d)[\dA-Za-z]*[./-][\dA-Za-z./\s-]*$/;
 
@@ -17,10 +20,14 @@ export interface ClientFilters {
   search?: string;
 }
 
+const clientById = compiledQuery('client_by_id', (db: DbLike, teamId: string, id: string) =>
+  db.selectFrom('clients').selectAll().where('team_id', '=', teamId).where('id', '=', id),
+);
+
 export async function findClient(db: DbLike, teamId: string, id: string, options: { forUpdate?: boolean } = {}) {
-  let query = db.selectFrom('clients').selectAll().where('team_id', '=', teamId).where('id', '=', id);
-  if (options.forUpdate) query = query.forUpdate();
-  return query.executeTakeFirst();
+  // The plain read is GET /clients/:id's hot path: compiled once (storage/compiled-query.ts).
+  if (!options.forUpdate) return clientById.executeTakeFirst(db, teamId, id);
+  return db.selectFrom('clients').selectAll().where('team_id', '=', teamId).where('id', '=', id).forUpdate().executeTakeFirst();
 }
 
 export const insertClient = (db: DbLike, row: NewClientRow) => db.insertInto('clients').values(row).execute();
@@ -28,22 +35,19 @@ export const insertClient = (db: DbLike, row: NewClientRow) => db.insertInto('cl
 export const updateClient = (db: DbLike, teamId: string, id: string, patch: ClientUpdate) =>
   db.updateTable('clients').set(patch).where('team_id', '=', teamId).where('id', '=', id).execute();
 
-function applyFilters<O>(query: SelectQueryBuilder<Database, 'clients', O>, teamId: string, f: ClientFilters) {
-  let q = query.where('team_id', '=', teamId);
+/** The search queries: a punctuated tax number (`111.444.777-35`) also finds one stored without punctuation. */
+const searchQueries = (search: string) => (TAX_ID_QUERY.test(search) ? [search, normalizeTaxId(search)] : [search]);
+
+function applyFilters<O>(query: SelectQueryBuilder<Database, 'clients', O>, dialect: DialectName, teamId: string, f: ClientFilters, fromSearchIndex = false) {
+  let q = query.where(teamColumn('clients', fromSearchIndex), '=', teamId);
   // Inactive clients are soft-deleted: listed only when asked for by status.
   q = q.where('status', '=', (f.status ?? 'active') as 'active' | 'inactive');
   if (f.type !== undefined) q = q.where('type', '=', f.type as 'PF' | 'PJ');
   if (f.segment !== undefined) q = q.where('segment', '=', f.segment);
   if (f.store_id !== undefined) q = q.where('store_id', '=', f.store_id);
-  if (f.search !== undefined) {
-    const patterns = [containsPattern(f.search)];
-    // A punctuated tax number (`111.444.777-35`) also finds one stored without punctuation.
-    if (TAX_ID_QUERY.test(f.search)) patterns.push(containsPattern(normalizeTaxId(f.search)));
-    q = q.where((eb) => eb.or(patterns.map((p) => sql<boolean>`search_text like ${p} escape '\\'`)));
-  }
+  if (f.search !== undefined) q = q.where(searchCondition(dialect, 'clients', searchQueries(f.search)));
   return q;
 }
-
 const SORT_COLUMNS = {
   created_at: 'created_at',
   updated_at: 'updated_at',
@@ -53,17 +57,25 @@ const SORT_COLUMNS = {
   type: 'type',
 } as const;
 
-export async function listClients(db: DbLike, teamId: string, filters: ClientFilters, sort: Sort<ClientSortField>, page: Page) {
-  const base = db.selectFrom('clients');
-  const [rows, count] = await Promise.all([
-    applyFilters(base.selectAll(), teamId, filters)
-      // Nulls last in both directions, on both databases; ties broken by id so paging is stable.
-      .orderBy(SORT_COLUMNS[sort.field], (ob) => (sort.direction === 'desc' ? ob.desc() : ob.asc()).nullsLast())
+/** Only the status is filtered: the total comes from the per-status counters. */
+const onlyStatusFilter = (f: ClientFilters) => Object.entries(f).every(([key, value]) => key === 'status' || value === undefined);
+
+export async function listClients(db: DbLike, dialect: DialectName, teamId: string, filters: ClientFilters, sort: Sort<ClientSortField>, page: Page) {
+  const order = sortOrder(dialect, sort, sort.field === 'segment');
+  const pageRows = (fromSearchIndex: boolean) =>
+    applyFilters(db.selectFrom('clients').selectAll(), dialect, teamId, filters, fromSearchIndex)
+      // Ties broken by id so paging is stable.
+      .orderBy(SORT_COLUMNS[sort.field], order)
       .orderBy('id', sort.direction)
       .limit(page.limit)
       .offset(page.offset)
-      .execute(),
-    applyFilters(base.select((eb) => eb.fn.countAll<number>().as('total')), teamId, filters).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.total) };
+      .execute();
+  const total = (fromSearchIndex: boolean) =>
+    onlyStatusFilter(filters)
+      ? countByStatus(db, teamId, 'clients', { equals: filters.status ?? 'active' })
+      : applyFilters(db.selectFrom('clients').select((eb) => eb.fn.countAll<number>().as('total')), dialect, teamId, filters, fromSearchIndex)
+          .executeTakeFirstOrThrow()
+          .then((r) => Number(r.total));
+  const searchDrives = dialect === 'sqlite' && filters.search !== undefined && sqliteIndexServes(searchQueries(filters.search));
+  return pageAndTotal(searchDrives, pageRows, total);
 }

@@ -144,9 +144,10 @@ export function createClientsService(db: Db) {
   const k = db.kysely;
   const lockRows = db.dialect === 'postgres';
 
-  async function load(trx: Kdb, teamId: string, rawId: string) {
+  /** `forUpdate`: writers lock the row (PostgreSQL) so concurrent updates compute from the row they replace; reads never do. */
+  async function load(trx: Kdb, teamId: string, rawId: string, forUpdate = lockRows) {
     const id = canonicalId(rawId);
-    const row = id ? await repo.findClient(trx, teamId, id, { forUpdate: lockRows }) : undefined;
+    const row = id ? await repo.findClient(trx, teamId, id, { forUpdate }) : undefined;
     if (!row) throw notFound(messages.clientNotFound);
     return toClientState(row);
   }
@@ -157,6 +158,7 @@ export function createClientsService(db: Db) {
       const sort = parseSort(q.sort, CLIENT_SORT_FIELDS);
       const { rows, total } = await repo.listClients(
         k,
+        db.dialect,
         teamId,
         { type: q.type, status: q.status, segment: q.segment, store_id: q.store_id, search: q.search },
         sort,
@@ -166,7 +168,7 @@ export function createClientsService(db: Db) {
     },
 
     async get(teamId: string, rawId: string): Promise<ClientView> {
-      return toClientView(await load(k, teamId, rawId));
+      return toClientView(await load(k, teamId, rawId, false));
     },
 
     async create(teamId: string, input: ClientCreateInput): Promise<ClientView> {

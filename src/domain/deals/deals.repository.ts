@@ -1,7 +1,10 @@
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
+import { compiledQuery } from '../../storage/compiled-query.js';
 import type { Database, DealUpdate, NewDealRow } from '../../storage/database.js';
 import type { Page, Sort } from '../shared/list-query.js';
-import { containsPattern } from '../shared/text-search.js';
+import type { DialectName } from '../../storage/dialect.js';
+import { countByStatus, pageAndTotal, sortOrder, teamColumn } from '../shared/list-sql.js';
+import { searchCondition, sqliteIndexServes } from '../shared/text-search.js';
 import type { DealRowWithClient } from './deals.mapper.js';
 
 type DbLike = Kysely<Database>;
@@ -38,10 +41,15 @@ function withClient(db: DbLike) {
     .select('clients.name as client_name');
 }
 
+const dealById = compiledQuery('deal_by_id', (db: DbLike, teamId: string, id: string) =>
+  withClient(db).where('deals.team_id', '=', teamId).where('deals.id', '=', id),
+);
+
 export async function findDeal(db: DbLike, teamId: string, id: string, options: { forUpdate?: boolean } = {}) {
-  let query = withClient(db).where('deals.team_id', '=', teamId).where('deals.id', '=', id);
+  // The plain read is GET /deals/:id's hot path: compiled once (storage/compiled-query.ts).
+  if (!options.forUpdate) return (await dealById.executeTakeFirst(db, teamId, id)) as DealRowWithClient | undefined;
   // Row lock on PostgreSQL so concurrent updates compute their changes from the row they replace.
-  if (options.forUpdate) query = query.forUpdate('deals');
+  const query = withClient(db).where('deals.team_id', '=', teamId).where('deals.id', '=', id).forUpdate('deals');
   return (await query.executeTakeFirst()) as DealRowWithClient | undefined;
 }
 
@@ -50,8 +58,8 @@ export const insertDeal = (db: DbLike, row: NewDealRow) => db.insertInto('deals'
 export const updateDeal = (db: DbLike, teamId: string, id: string, patch: DealUpdate) =>
   db.updateTable('deals').set(patch).where('team_id', '=', teamId).where('id', '=', id).execute();
 
-function applyFilters<O>(query: SelectQueryBuilder<Database, 'deals' | 'clients', O>, teamId: string, f: DealFilters) {
-  let q = query.where('deals.team_id', '=', teamId);
+function applyFilters<O>(query: SelectQueryBuilder<Database, 'deals', O>, dialect: DialectName, teamId: string, f: DealFilters, fromSearchIndex = false) {
+  let q = query.where(teamColumn('deals', fromSearchIndex), '=', teamId);
   // Archived deals are soft-deleted: listed only when asked for by status.
   q = f.status ? q.where('deals.status', '=', f.status as never) : q.where('deals.status', '!=', 'arquivado');
   if (f.phase !== undefined) q = q.where('deals.phase', '=', f.phase);
@@ -63,7 +71,7 @@ function applyFilters<O>(query: SelectQueryBuilder<Database, 'deals' | 'clients'
   if (f.maxCents !== undefined) q = q.where('deals.value_cents', '<=', f.maxCents);
   if (f.createdFrom !== undefined) q = q.where('deals.created_at', '>=', f.createdFrom);
   if (f.createdBefore !== undefined) q = q.where('deals.created_at', '<', f.createdBefore);
-  if (f.search !== undefined) q = q.where(sql<boolean>`deals.search_text like ${containsPattern(f.search)} escape '\\'`);
+  if (f.search !== undefined) q = q.where(searchCondition(dialect, 'deals', [f.search]));
   return q;
 }
 
@@ -79,20 +87,37 @@ const SORT_COLUMNS = {
   phase: sql`(select p.position from team_phases p where p.team_id = deals.team_id and p.name = deals.phase)`,
   status: sql.ref('deals.status'),
 } as const;
+const NULLABLE_SORTS: ReadonlySet<DealSortField> = new Set(['value', 'expected_close_date', 'phase']);
 
-export async function listDeals(db: DbLike, teamId: string, filters: DealFilters, sort: Sort<DealSortField>, page: Page) {
-  const base = db
-    .selectFrom('deals')
-    .leftJoin('clients', (join) => join.onRef('clients.id', '=', 'deals.client_id').onRef('clients.team_id', '=', 'deals.team_id'));
-  const [rows, count] = await Promise.all([
-    applyFilters(base.selectAll('deals').select('clients.name as client_name'), teamId, filters)
-      // Nulls last in both directions, on both databases; ties broken by id so paging is stable.
-      .orderBy(SORT_COLUMNS[sort.field], (ob) => (sort.direction === 'desc' ? ob.desc() : ob.asc()).nullsLast())
+/** Only the status is filtered: the total comes from the per-status counters. */
+const onlyStatusFilter = (f: DealFilters) => Object.entries(f).every(([key, value]) => key === 'status' || value === undefined);
+
+export async function listDeals(db: DbLike, dialect: DialectName, teamId: string, filters: DealFilters, sort: Sort<DealSortField>, page: Page) {
+  const order = sortOrder(dialect, sort, NULLABLE_SORTS.has(sort.field));
+  const pageRows = (fromSearchIndex: boolean) => {
+    // The page's ids first (an index-only walk for the default list, however deep the page), then their rows.
+    const pageIds = applyFilters(db.selectFrom('deals').select('deals.id'), dialect, teamId, filters, fromSearchIndex)
+      .orderBy(SORT_COLUMNS[sort.field], order)
+      // Ties broken by id so paging is stable.
       .orderBy('deals.id', sort.direction)
       .limit(page.limit)
-      .offset(page.offset)
-      .execute(),
-    applyFilters(base.select((eb) => eb.fn.countAll<number>().as('total')), teamId, filters).executeTakeFirstOrThrow(),
-  ]);
-  return { rows: rows as DealRowWithClient[], total: Number(count.total) };
+      .offset(page.offset);
+    return db
+      .selectFrom('deals')
+      .leftJoin('clients', (join) => join.onRef('clients.id', '=', 'deals.client_id').onRef('clients.team_id', '=', 'deals.team_id'))
+      .selectAll('deals')
+      .select('clients.name as client_name')
+      .where('deals.id', 'in', pageIds)
+      .orderBy(SORT_COLUMNS[sort.field], order)
+      .orderBy('deals.id', sort.direction)
+      .execute() as Promise<DealRowWithClient[]>;
+  };
+  const total = (fromSearchIndex: boolean) =>
+    onlyStatusFilter(filters)
+      ? countByStatus(db, teamId, 'deals', filters.status ? { equals: filters.status } : { notEquals: 'arquivado' })
+      : applyFilters(db.selectFrom('deals').select((eb) => eb.fn.countAll<number>().as('total')), dialect, teamId, filters, fromSearchIndex)
+          .executeTakeFirstOrThrow()
+          .then((r) => Number(r.total));
+  const searchDrives = dialect === 'sqlite' && filters.search !== undefined && sqliteIndexServes([filters.search]);
+  return pageAndTotal(searchDrives, pageRows, total);
 }

@@ -102,9 +102,10 @@ export function createDealsService(db: Db) {
   const k = db.kysely;
   const lockRows = db.dialect === 'postgres';
 
-  async function load(trx: Kdb, teamId: string, rawId: string) {
+  /** `forUpdate`: writers lock the row (PostgreSQL) so concurrent updates compute from the row they replace; reads never do. */
+  async function load(trx: Kdb, teamId: string, rawId: string, forUpdate = lockRows) {
     const id = canonicalId(rawId);
-    const row = id ? await repo.findDeal(trx, teamId, id, { forUpdate: lockRows }) : undefined;
+    const row = id ? await repo.findDeal(trx, teamId, id, { forUpdate }) : undefined;
     if (!row) throw notFound(messages.dealNotFound);
     return row;
   }
@@ -118,6 +119,7 @@ export function createDealsService(db: Db) {
       if (clientId === null) return { data: [], pagination: paginationOf(page, 0) };
       const { rows, total } = await repo.listDeals(
         k,
+        db.dialect,
         teamId,
         {
           status: q.status,
@@ -139,7 +141,7 @@ export function createDealsService(db: Db) {
     },
 
     async get(teamId: string, rawId: string): Promise<DealView> {
-      return toDealView(await load(k, teamId, rawId));
+      return toDealView(await load(k, teamId, rawId, false));
     },
 
     async create(teamId: string, input: DealCreateInput): Promise<DealView> {

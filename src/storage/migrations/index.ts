@@ -3,6 +3,7 @@ import type { DialectName } from '../dialect.js';
 import { initial } from './0001-initial.js';
 import { webhooks } from './0002-webhooks.js';
 import { idempotency } from './0003-idempotency.js';
+import { listPerformance } from './0004-list-performance.js';
 
 /** One ordered migration set; each migration may ask for the few dialect-specific column types. */
 export function migrationProvider(dialect: DialectName): MigrationProvider {
@@ -12,6 +13,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
         '0001-initial': initial(dialect),
         '0002-webhooks': webhooks(dialect),
         '0003-idempotency': idempotency(dialect),
+        '0004-list-performance': listPerformance(dialect),
       };
     },
   };

@@ -1,0 +1,64 @@
+import { sql, type Kysely, type OrderByItemBuilder, type OrderByModifiersCallbackExpression, type RawBuilder } from 'kysely';
+import type { Database } from '../../storage/database.js';
+import type { DialectName } from '../../storage/dialect.js';
+import type { Sort } from './list-query.js';
+
+/**
+ * The order of a list: nulls last in both directions, on both databases. The NULLS LAST clause is
+ * written only where it is not already the database's default (SQLite: ascending; PostgreSQL:
+ * descending), and never for NOT NULL columns, so the planner can read the (team_id, column, id)
+ * indexes in order instead of sorting the team's rows.
+ */
+export function sortOrder(dialect: DialectName, sort: Sort<string>, nullable: boolean): OrderByModifiersCallbackExpression {
+  const needsClause = nullable && (dialect === 'sqlite' ? sort.direction === 'asc' : sort.direction === 'desc');
+  return (ob: OrderByItemBuilder) => {
+    const directed = sort.direction === 'desc' ? ob.desc() : ob.asc();
+    return needsClause ? directed.nullsLast() : directed;
+  };
+}
+
+/** A status condition that the per-status counters can answer. */
+export type StatusCondition = { equals: string } | { notEquals: string };
+
+/** Exact number of a team's records in (or not in) a status, from record_counts: no scan of the table. */
+export async function countByStatus(db: Kysely<Database>, teamId: string, resource: 'deals' | 'clients', status: StatusCondition): Promise<number> {
+  const row = await db
+    .selectFrom('record_counts')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('n'), eb.lit(0)).as('total'))
+    .where('team_id', '=', teamId)
+    .where('resource', '=', resource)
+    .where('status', 'equals' in status ? '=' : '!=', 'equals' in status ? status.equals : status.notEquals)
+    .executeTakeFirstOrThrow();
+  return Number(row.total);
+}
+
+/**
+ * The team column of a list query. `fromSearchIndex` (SQLite, a search the FTS5 index answers): a
+ * unary `+` keeps SQLite's planner off the team indexes, so the rows are found from the index's hits
+ * (a few rowid lookups) instead of by walking every row of the team. Worth it for a count, and for a
+ * page when the search has few hits; a page of a common word is found faster by walking the date index.
+ */
+export function teamColumn(table: 'deals' | 'clients', fromSearchIndex: boolean): RawBuilder<string> {
+  return fromSearchIndex ? sql<string>`+${sql.ref(`${table}.team_id`)}` : sql<string>`${sql.ref(`${table}.team_id`)}`;
+}
+
+/** Up to this many hits, a SQLite search page is read from the FTS5 hits rather than by walking the team's date index. */
+export const FEW_SEARCH_HITS = 2_000;
+
+/**
+ * A page and its exact total. When the search index drives (SQLite), the count runs first and tells
+ * the page query which way to go; otherwise (the database runs one statement at a time anyway on
+ * SQLite; PostgreSQL runs both at once) the two run together.
+ */
+export async function pageAndTotal<R>(
+  searchDrives: boolean,
+  page: (fromSearchIndex: boolean) => Promise<R[]>,
+  total: (fromSearchIndex: boolean) => Promise<number>,
+): Promise<{ rows: R[]; total: number }> {
+  if (searchDrives) {
+    const count = await total(true);
+    return { rows: count === 0 ? [] : await page(count <= FEW_SEARCH_HITS), total: count };
+  }
+  const [rows, count] = await Promise.all([page(false), total(false)]);
+  return { rows, total: count };
+}
