@@ -119,8 +119,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
       timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 5000, 100, 60_000, problems),
       retrySchedule: schedule(env, problems),
       allowPrivateTargets: flag(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS', false, problems),
-      pollMs: integer(env, 'WEBHOOK_POLL_MS', 500, 10, 60_000, problems),
-      concurrency: integer(env, 'WEBHOOK_CONCURRENCY', 8, 1, 100, problems),
+      // A commit that queues deliveries wakes the worker (in-process on SQLite, NOTIFY on PostgreSQL):
+      // the poll only finds retries falling due and what a lost wake missed.
+      pollMs: integer(env, 'WEBHOOK_POLL_MS', 250, 10, 60_000, problems),
+      concurrency: integer(env, 'WEBHOOK_CONCURRENCY', 32, 1, 100, problems),
     },
     rateLimits: {
       enabled: flag(env, 'RATE_LIMITS', true, problems),

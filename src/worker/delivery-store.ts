@@ -1,5 +1,5 @@
-import type { Kysely } from 'kysely';
-import type { Database, DeliveryRow } from '../storage/database.js';
+import { sql, type Kysely } from 'kysely';
+import type { Database, DeliveryRow, EventRow, WebhookRow } from '../storage/database.js';
 import type { DialectName } from '../storage/dialect.js';
 
 type DbLike = Kysely<Database>;
@@ -34,18 +34,239 @@ export async function claimDue(
     .execute();
 }
 
+/**
+ * Fixes the bodies of a claim's first attempts in one statement (before anything is sent); later
+ * attempts reuse them byte for byte. Returns the bodies this claim stored; a delivery missing from
+ * the result is not ours to fix (see `fixBody`).
+ */
+export async function fixBodies(db: DbLike, token: string, bodies: Array<{ id: string; body: string }>): Promise<Map<string, string>> {
+  const stored = new Map<string, string>();
+  if (bodies.length === 0) return stored;
+  const rows = await db
+    .updateTable('deliveries')
+    .set({ body: sql<string>`case id ${sql.join(bodies.map((b) => sql`when ${b.id} then ${b.body}`), sql` `)} end` })
+    .where(
+      'id',
+      'in',
+      bodies.map((b) => b.id),
+    )
+    .where('lease_token', '=', token)
+    .where('body', 'is', null)
+    .returning(['id', 'body'])
+    .execute();
+  for (const row of rows) if (row.body !== null) stored.set(row.id, row.body);
+  return stored;
+}
+
 /** Fixes the body at the first attempt; later attempts reuse it byte for byte. */
 export async function fixBody(db: DbLike, id: string, token: string, body: string): Promise<string> {
-  await db.updateTable('deliveries').set({ body }).where('id', '=', id).where('lease_token', '=', token).where('body', 'is', null).execute();
+  const fixed = await db
+    .updateTable('deliveries')
+    .set({ body })
+    .where('id', '=', id)
+    .where('lease_token', '=', token)
+    .where('body', 'is', null)
+    .returning('body')
+    .executeTakeFirst();
+  if (fixed?.body) return fixed.body;
+  // Not ours to fix (lease lost, or fixed already): whatever is stored wins.
   const row = await db.selectFrom('deliveries').select('body').where('id', '=', id).executeTakeFirst();
   return row?.body ?? body;
 }
 
-/** The delivery, if this worker still holds its lease (locked on PostgreSQL for the rest of the transaction). */
-export async function heldDelivery(db: DbLike, dialect: DialectName, id: string, token: string) {
-  let query = db.selectFrom('deliveries').selectAll().where('id', '=', id).where('lease_token', '=', token);
-  if (dialect === 'postgres') query = query.forUpdate();
-  return query.executeTakeFirst();
+export interface DeliveryContext {
+  event: EventRow;
+  hook: Pick<WebhookRow, 'id' | 'team_id' | 'url' | 'secret'>;
+}
+
+/** The event and the webhook of each claimed delivery, in one query for the whole claim. */
+export async function deliveryContexts(db: DbLike, deliveryIds: string[]): Promise<Map<string, DeliveryContext>> {
+  const contexts = new Map<string, DeliveryContext>();
+  if (deliveryIds.length === 0) return contexts;
+  const rows = await db
+    .selectFrom('deliveries as d')
+    .innerJoin('events as e', 'e.id', 'd.event_id')
+    .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
+    .select([
+      'd.id as delivery_id',
+      'e.id as event_id',
+      'e.team_id as event_team_id',
+      'e.type as event_type',
+      'e.object as event_object',
+      'e.previous_attributes as event_previous',
+      'e.created_at as event_created_at',
+      'w.id as hook_id',
+      'w.team_id as hook_team_id',
+      'w.url as hook_url',
+      'w.secret as hook_secret',
+    ])
+    .where('d.id', 'in', deliveryIds)
+    .execute();
+  for (const row of rows) {
+    contexts.set(row.delivery_id, {
+      event: {
+        id: row.event_id,
+        team_id: row.event_team_id,
+        type: row.event_type,
+        object: row.event_object,
+        previous_attributes: row.event_previous,
+        created_at: row.event_created_at,
+      },
+      hook: { id: row.hook_id, team_id: row.hook_team_id, url: row.hook_url, secret: row.hook_secret },
+    });
+  }
+  return contexts;
+}
+
+/** The outcome of one attempt, as the worker decided it. */
+export interface AttemptRecord {
+  deliveryId: string;
+  /** The lease token of the claim: nothing is recorded when another worker holds the delivery now. */
+  token: string;
+  webhookId: string;
+  eventId: string;
+  eventType: string;
+  attemptId: string;
+  attempt: number;
+  attemptedAt: string;
+  now: string;
+  ok: boolean;
+  /** A failure of the last attempt: the delivery is `failed`, and the webhook may be disabled. */
+  finalFailure: boolean;
+  nextAttemptAt: string | null;
+  statusCode: number | null;
+  errorClass: string | null;
+  durationMs: number;
+  responseBody: string | null;
+  /** Stored as the webhook's disabled_reason when this failure disables it. */
+  disabledReason: string;
+}
+
+/**
+ * Records an attempt atomically: closes the delivery (only while `token` still holds its lease),
+ * appends the attempt log row, and on success stamps the webhook's last success; on a final failure
+ * disables the webhook when nothing was delivered to it since this delivery's first attempt
+ * ("six consecutive failed attempts", read per webhook). `disabled` is true only for the one
+ * statement that flipped the webhook, so exactly one alert goes out.
+ *
+ * PostgreSQL: one statement (data-modifying CTEs), a single round trip and commit, where a
+ * transaction would take six; each statement runs to completion whether or not the final SELECT
+ * reads it. SQLite (in-process, no round trips): the same steps in a transaction.
+ */
+export async function recordAttempt(db: DbLike, dialect: DialectName, r: AttemptRecord): Promise<{ recorded: boolean; disabled: boolean }> {
+  const closed = {
+    status: r.ok ? ('succeeded' as const) : r.finalFailure ? ('failed' as const) : ('pending' as const),
+    attempts: r.attempt,
+    next_attempt_at: r.nextAttemptAt,
+    lease_until: null,
+    lease_token: null,
+    first_attempt_at: sql<string>`coalesce(first_attempt_at, ${r.attemptedAt})`,
+    last_attempt_at: r.attemptedAt,
+    completed_at: r.ok || r.finalFailure ? r.now : null,
+  };
+  const logged = {
+    id: r.attemptId,
+    delivery_id: r.deliveryId,
+    webhook_id: r.webhookId,
+    event_id: r.eventId,
+    event_type: r.eventType,
+    attempt: r.attempt,
+    attempted_at: r.attemptedAt,
+    status_code: r.statusCode,
+    error_class: r.errorClass,
+    duration_ms: r.durationMs,
+    response_body: r.responseBody,
+    next_attempt_at: r.nextAttemptAt,
+  };
+  const disabling = { status: 'disabled' as const, disabled_reason: r.disabledReason, disabled_at: r.now, updated_at: r.now };
+
+  if (dialect === 'postgres') {
+    const base = db
+      .with('closed', (qb) =>
+        qb.updateTable('deliveries').set(closed).where('id', '=', r.deliveryId).where('lease_token', '=', r.token).returning(['id', 'first_attempt_at']),
+      )
+      .with('logged', (qb) =>
+        qb
+          .insertInto('delivery_attempts')
+          .columns(['id', 'delivery_id', 'webhook_id', 'event_id', 'event_type', 'attempt', 'attempted_at', 'status_code', 'error_class', 'duration_ms', 'response_body', 'next_attempt_at'])
+          // Parameter types come from the target columns; no row when the lease was lost.
+          .expression((eb) =>
+            eb.selectFrom('closed').select((s) => [
+              s.val(logged.id).as('id'),
+              'closed.id as delivery_id',
+              s.val(logged.webhook_id).as('webhook_id'),
+              s.val(logged.event_id).as('event_id'),
+              s.val(logged.event_type).as('event_type'),
+              s.val(logged.attempt).as('attempt'),
+              s.val(logged.attempted_at).as('attempted_at'),
+              s.val(logged.status_code).as('status_code'),
+              s.val(logged.error_class).as('error_class'),
+              s.val(logged.duration_ms).as('duration_ms'),
+              s.val(logged.response_body).as('response_body'),
+              s.val(logged.next_attempt_at).as('next_attempt_at'),
+            ]),
+          ),
+      );
+    if (r.ok) {
+      const row = await base
+        .with('touched', (qb) =>
+          qb
+            .updateTable('webhooks')
+            .set({ last_success_at: r.now })
+            .where('id', '=', r.webhookId)
+            .where((eb) => eb.exists(eb.selectFrom('closed').select('closed.id')))
+            .returning('webhooks.id'),
+        )
+        .selectFrom('closed')
+        .select('closed.id')
+        .executeTakeFirst();
+      return { recorded: row !== undefined, disabled: false };
+    }
+    if (r.finalFailure) {
+      const row = await base
+        .with('flipped', (qb) =>
+          qb
+            .updateTable('webhooks')
+            .set(disabling)
+            .where('id', '=', r.webhookId)
+            .where('status', '=', 'enabled')
+            .where((eb) =>
+              eb.and([
+                eb.exists(eb.selectFrom('closed').select('closed.id')),
+                eb.or([eb('last_success_at', 'is', null), eb('last_success_at', '<', eb.selectFrom('closed').select('closed.first_attempt_at'))]),
+              ]),
+            )
+            .returning('webhooks.id'),
+        )
+        .selectFrom('closed')
+        .select((eb) => ['closed.id', eb.exists(eb.selectFrom('flipped').select('flipped.id')).as('disabled')])
+        .executeTakeFirst();
+      return { recorded: row !== undefined, disabled: row?.disabled === true };
+    }
+    const row = await base.selectFrom('closed').select('closed.id').executeTakeFirst();
+    return { recorded: row !== undefined, disabled: false };
+  }
+
+  return db.transaction().execute(async (trx) => {
+    const held = await trx.updateTable('deliveries').set(closed).where('id', '=', r.deliveryId).where('lease_token', '=', r.token).returning('first_attempt_at').executeTakeFirst();
+    if (!held) return { recorded: false, disabled: false };
+    await trx.insertInto('delivery_attempts').values(logged).execute();
+    if (r.ok) {
+      await trx.updateTable('webhooks').set({ last_success_at: r.now }).where('id', '=', r.webhookId).execute();
+      return { recorded: true, disabled: false };
+    }
+    if (!r.finalFailure) return { recorded: true, disabled: false };
+    const first = held.first_attempt_at as Date | string | null;
+    const firstAttemptAt = first === null ? r.attemptedAt : new Date(first).toISOString();
+    const flipped = await trx
+      .updateTable('webhooks')
+      .set(disabling)
+      .where('id', '=', r.webhookId)
+      .where('status', '=', 'enabled')
+      .where((eb) => eb.or([eb('last_success_at', 'is', null), eb('last_success_at', '<', firstAttemptAt)]))
+      .executeTakeFirst();
+    return { recorded: true, disabled: Number(flipped.numUpdatedRows) === 1 };
+  });
 }
 
 export async function pendingStats(db: DbLike, now: string): Promise<{ due: number; oldestDueAt: string | null }> {

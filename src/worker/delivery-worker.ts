@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { AlertMailer } from '../alerts/alert-mailer.js';
 import type { WebhookConfig } from '../config.js';
+import { onDeliveriesQueued } from '../domain/events/delivery-signal.js';
 import { eventPayload } from '../domain/events/events.repository.js';
 import { newId } from '../domain/shared/ids.js';
 import { EVENT_ID_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER, signPayload } from '../domain/webhooks/signature.js';
 import type { Db } from '../storage/db.js';
 import type { DeliveryRow } from '../storage/database.js';
-import { claimDue, fixBody, heldDelivery } from './delivery-store.js';
+import { claimDue, deliveryContexts, fixBodies, fixBody, recordAttempt, type DeliveryContext } from './delivery-store.js';
+import { listenForDeliveries, type DeliveryListener } from './delivery-listener.js';
 import type { SendResult } from './webhook-sender.js';
 
 export interface WorkerLogger {
@@ -18,19 +20,31 @@ export interface WorkerLogger {
 
 export interface DeliveryWorkerDeps {
   db: Db;
-  sender: { send(url: string, body: string, headers: Record<string, string>): Promise<SendResult> };
+  /** `close`, when present, runs once the worker has stopped (the HTTPS sender closes its pooled connections). */
+  sender: { send(url: string, body: string, headers: Record<string, string>): Promise<SendResult>; close?(): void };
   mailer: Pick<AlertMailer, 'webhookDisabled'>;
   config: Pick<WebhookConfig, 'timeoutMs' | 'retrySchedule' | 'pollMs' | 'concurrency'>;
   logger: WorkerLogger;
   /** Observes each finished attempt (metrics later). */
   onAttempt?(result: SendResult): void;
+  /**
+   * PostgreSQL only: URL for the worker's own LISTEN connection, which wakes it when a transaction
+   * that queued deliveries commits, in this process or another. Without it the worker polls.
+   */
+  listenUrl?: string;
 }
 
 export interface DeliveryWorker {
-  /** Claims and sends what is due now; resolves with how many attempts were made. */
+  /** Claims and sends what is due now (one batch of up to `concurrency`); resolves with how many attempts were made. */
   runOnce(): Promise<number>;
+  /**
+   * Runs until `stop()`: keeps up to `concurrency` attempts in flight, claiming more as they finish;
+   * when nothing is due, waits for a wake (a commit that queued deliveries) or the poll interval.
+   */
   start(): void;
-  /** Stops polling and waits for the attempts in progress to finish and be recorded. */
+  /** Claims at once instead of at the next poll (a commit that queued deliveries does this). */
+  wake(): void;
+  /** Stops claiming, waits for the attempts in progress to finish and be recorded, then closes connections. */
   stop(): Promise<void>;
 }
 
@@ -44,13 +58,20 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
   const leaseMs = config.timeoutMs * 2 + 10_000;
   let running = false;
   let loop: Promise<void> | undefined;
-  let wake: (() => void) | undefined;
+  /** Attempts in progress; each removes itself when recorded. */
+  const inFlight = new Set<Promise<void>>();
+  /** Claim at the next free slot: a wake arrived, the poll interval passed, or the last claim filled every slot. */
+  let due = false;
+  /** Resolves the loop's current wait, if it is waiting. */
+  let nudge: (() => void) | undefined;
+  const poke = (): void => {
+    const resolve = nudge;
+    nudge = undefined;
+    resolve?.();
+  };
+  let stopSignals: Array<() => void | Promise<void>> = [];
 
-  async function attempt(delivery: DeliveryRow, token: string): Promise<void> {
-    const [event, hook] = await Promise.all([
-      k.selectFrom('events').selectAll().where('id', '=', delivery.event_id).executeTakeFirstOrThrow(),
-      k.selectFrom('webhooks').selectAll().where('id', '=', delivery.webhook_id).executeTakeFirstOrThrow(),
-    ]);
+  async function attempt(delivery: DeliveryRow, token: string, { event, hook }: DeliveryContext): Promise<void> {
     const body = delivery.body ?? (await fixBody(k, delivery.id, token, eventPayload(event, hook.id)));
     const timestamp = Math.floor(Date.now() / 1000);
     const startedAt = new Date().toISOString();
@@ -65,57 +86,25 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
 
     const number = delivery.attempts + 1;
     const finalFailure = !result.ok && number >= maxAttempts;
-    const nextAttemptAt = result.ok || finalFailure ? null : isoAfter(config.retrySchedule[number]!);
     const now = new Date().toISOString();
-    const disabled = await k.transaction().execute(async (trx) => {
-      const held = await heldDelivery(trx, db.dialect, delivery.id, token);
-      if (!held) return false; // our lease expired and another worker owns this delivery now
-      const firstAttemptAt = held.first_attempt_at ? new Date(held.first_attempt_at).toISOString() : startedAt;
-      await trx
-        .insertInto('delivery_attempts')
-        .values({
-          id: newId(),
-          delivery_id: delivery.id,
-          webhook_id: hook.id,
-          event_id: event.id,
-          event_type: event.type,
-          attempt: number,
-          attempted_at: startedAt,
-          status_code: result.statusCode,
-          error_class: result.errorClass,
-          duration_ms: result.durationMs,
-          response_body: result.responseBody,
-          next_attempt_at: nextAttemptAt,
-        })
-        .execute();
-      await trx
-        .updateTable('deliveries')
-        .set({
-          status: result.ok ? 'succeeded' : finalFailure ? 'failed' : 'pending',
-          attempts: number,
-          next_attempt_at: nextAttemptAt,
-          lease_until: null,
-          lease_token: null,
-          first_attempt_at: firstAttemptAt,
-          last_attempt_at: startedAt,
-          completed_at: result.ok || finalFailure ? now : null,
-        })
-        .where('id', '=', delivery.id)
-        .execute();
-      if (result.ok) {
-        await trx.updateTable('webhooks').set({ last_success_at: now }).where('id', '=', hook.id).execute();
-        return false;
-      }
-      if (!finalFailure) return false;
-      // "Six consecutive failed attempts", read per webhook: nothing delivered since this delivery began.
-      const flipped = await trx
-        .updateTable('webhooks')
-        .set({ status: 'disabled', disabled_reason: reasonFor(maxAttempts, event.id, result), disabled_at: now, updated_at: now })
-        .where('id', '=', hook.id)
-        .where('status', '=', 'enabled')
-        .where((eb) => eb.or([eb('last_success_at', 'is', null), eb('last_success_at', '<', firstAttemptAt)]))
-        .executeTakeFirst();
-      return Number(flipped.numUpdatedRows) === 1;
+    const { disabled } = await recordAttempt(k, db.dialect, {
+      deliveryId: delivery.id,
+      token, // nothing is recorded if our lease expired and another worker owns this delivery now
+      webhookId: hook.id,
+      eventId: event.id,
+      eventType: event.type,
+      attemptId: newId(),
+      attempt: number,
+      attemptedAt: startedAt,
+      now,
+      ok: result.ok,
+      finalFailure,
+      nextAttemptAt: result.ok || finalFailure ? null : isoAfter(config.retrySchedule[number]!),
+      statusCode: result.statusCode,
+      errorClass: result.errorClass,
+      durationMs: result.durationMs,
+      responseBody: result.responseBody,
+      disabledReason: reasonFor(maxAttempts, event.id, result),
     });
 
     logger.debug(
@@ -123,7 +112,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
       result.ok ? 'webhook entregue' : 'tentativa de webhook falhou',
     );
     if (disabled) {
-      // Only the transaction that flipped the webhook to disabled sends the alert: exactly one e-mail.
+      // Only the record that flipped the webhook to disabled sends the alert: exactly one e-mail.
       const team = await k.selectFrom('teams').select(['name', 'alert_email']).where('id', '=', hook.team_id).executeTakeFirst();
       logger.warn({ webhook: hook.id, url: hook.url }, 'webhook desativado após falhas consecutivas');
       await mailer.webhookDisabled({
@@ -137,53 +126,117 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     }
   }
 
+  const claim = (limit: number, token: string): Promise<DeliveryRow[]> =>
+    claimDue(k, db.dialect, { now: new Date().toISOString(), leaseUntil: isoAfter(leaseMs), token, limit });
+
+  const attemptLogged = (d: DeliveryRow, token: string, context: DeliveryContext | undefined): Promise<void> =>
+    (context ? attempt(d, token, context) : Promise.reject(new Error('evento ou webhook da entrega não encontrado'))).catch((error: unknown) => {
+      // The lease expires and the attempt is made again; nothing is lost.
+      logger.error({ err: error, delivery: d.id }, 'erro ao processar entrega de webhook');
+    });
+
+  /**
+   * Claims up to `limit` due deliveries with their events and webhooks, and fixes the bodies of
+   * first attempts: three statements for the whole claim, whatever its size.
+   */
+  async function claimWithContexts(limit: number, token: string): Promise<Array<[DeliveryRow, DeliveryContext | undefined]>> {
+    const claimed = await claim(limit, token);
+    if (claimed.length === 0) return [];
+    const contexts = await deliveryContexts(
+      k,
+      claimed.map((d) => d.id),
+    );
+    const firsts = claimed.flatMap((d) => {
+      const context = contexts.get(d.id);
+      return d.body === null && context ? [{ id: d.id, body: eventPayload(context.event, context.hook.id) }] : [];
+    });
+    const fixed = await fixBodies(k, token, firsts);
+    return claimed.map((d) => [d.body === null && fixed.has(d.id) ? { ...d, body: fixed.get(d.id)! } : d, contexts.get(d.id)]);
+  }
+
   async function runOnce(): Promise<number> {
     const token = randomUUID();
-    const now = new Date().toISOString();
-    const claimed = await claimDue(k, db.dialect, { now, leaseUntil: isoAfter(leaseMs), token, limit: config.concurrency });
-    await Promise.all(
-      claimed.map((d) =>
-        attempt(d, token).catch((error: unknown) => {
-          // The lease expires and the attempt is made again; nothing is lost.
-          logger.error({ err: error, delivery: d.id }, 'erro ao processar entrega de webhook');
-        }),
-      ),
-    );
+    const claimed = await claimWithContexts(config.concurrency, token);
+    await Promise.all(claimed.map(([d, context]) => attemptLogged(d, token, context)));
     return claimed.length;
   }
 
+  function launch(d: DeliveryRow, token: string, context: DeliveryContext | undefined): void {
+    const task = attemptLogged(d, token, context).finally(() => {
+      inFlight.delete(task);
+      poke(); // a slot is free
+    });
+    inFlight.add(task);
+  }
+
+  /**
+   * Rolling claim: no batch barrier. Each claim takes at most the free slots (one lease token per
+   * claim) and the attempts run on their own; a claim that filled every free slot means more is
+   * probably due, so the next one happens as soon as a slot frees. Otherwise the loop sleeps until
+   * a wake or the poll deadline, which finishing attempts do not push back.
+   */
   async function run(): Promise<void> {
+    let nextPollAt = 0;
+    due = true;
     while (running) {
-      let worked = 0;
-      try {
-        worked = await runOnce();
-      } catch (error) {
-        logger.error({ err: error }, 'erro no laço de entregas de webhook');
+      const free = config.concurrency - inFlight.size;
+      if (due && free > 0) {
+        due = false;
+        nextPollAt = Date.now() + config.pollMs;
+        const token = randomUUID();
+        let claimed: Array<[DeliveryRow, DeliveryContext | undefined]> = [];
+        try {
+          claimed = await claimWithContexts(free, token);
+        } catch (error) {
+          // Whatever was claimed is retried when its lease expires.
+          logger.error({ err: error }, 'erro no laço de entregas de webhook');
+        }
+        for (const [d, context] of claimed) launch(d, token, context);
+        if (claimed.length === free) due = true;
+        continue;
       }
-      if (worked === 0 && running) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, config.pollMs);
-          wake = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-        wake = undefined;
-      }
+      let timer: NodeJS.Timeout | undefined;
+      await new Promise<void>((resolve) => {
+        nudge = resolve;
+        if (!due) {
+          timer = setTimeout(() => {
+            due = true;
+            poke();
+          }, Math.max(0, nextPollAt - Date.now()));
+        }
+      });
+      clearTimeout(timer);
     }
+    await Promise.all(inFlight);
+  }
+
+  function wake(): void {
+    due = true;
+    poke();
   }
 
   return {
     runOnce,
+    wake,
     start() {
       if (running) return;
       running = true;
+      // SQLite: commits in this process signal in-process. PostgreSQL: NOTIFY, from any process.
+      if (db.dialect === 'sqlite') stopSignals.push(onDeliveriesQueued(wake));
+      if (db.dialect === 'postgres' && deps.listenUrl) {
+        const listener: DeliveryListener = listenForDeliveries({ url: deps.listenUrl, onSignal: wake, logger });
+        stopSignals.push(() => listener.close());
+      }
       loop = run();
     },
     async stop() {
       running = false;
-      wake?.();
+      poke();
       await loop;
+      const closing = stopSignals;
+      stopSignals = [];
+      await Promise.all(closing.map((close) => close()));
+      deps.sender.close?.();
     },
   };
 }

@@ -1,8 +1,9 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
-import { request, type RequestOptions } from 'node:https';
+import { Agent, request, type AgentOptions, type RequestOptions } from 'node:https';
 import type { ClientRequest, IncomingMessage } from 'node:http';
 import type { LookupFunction, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { performance } from 'node:perf_hooks';
 import { StringDecoder } from 'node:string_decoder';
 import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
@@ -21,6 +22,18 @@ export interface SendResult {
 export interface SenderOptions {
   timeoutMs: number;
   allowPrivateTargets: boolean;
+  /** Most connections open at once to one origin (host and port); default 32. */
+  maxSocketsPerOrigin?: number;
+  /** A kept-alive connection idle this long is closed; default 4000 ms (under the common 5 s server keep-alive). */
+  idleTimeoutMs?: number;
+  /** Most origins with pooled connections: beyond it the least recently used idle origin's are closed; default 64. */
+  maxOrigins?: number;
+}
+
+export interface WebhookSender {
+  send(url: string, body: string, headers: Record<string, string>): Promise<SendResult>;
+  /** Closes every pooled connection. The sender stays usable: later sends open new connections. */
+  close(): void;
 }
 
 /** The target resolves to, or is connected at, an address the SSRF guard refuses. */
@@ -126,16 +139,92 @@ function hasHeader(headers: Record<string, string>, name: string): boolean {
   return Object.keys(headers).some((key) => key.toLowerCase() === wanted);
 }
 
-export function createWebhookSender(options: SenderOptions): {
-  send(url: string, body: string, headers: Record<string, string>): Promise<SendResult>;
-} {
+/**
+ * A keep-alive agent whose every NEW connection passes the SSRF guard: the lookup refuses names
+ * resolving to a blocked address, and the address actually connected to is checked before any TLS
+ * or HTTP byte leaves (covers IP-literal hosts and DNS rebinding between resolve and connect).
+ * A pooled connection is reused only to the origin it was opened (and checked) for.
+ */
+class GuardedAgent extends Agent {
+  readonly #guard: boolean;
+
+  constructor(options: AgentOptions, guard: boolean) {
+    super(guard ? { ...options, lookup: guardedLookup } : options);
+    this.#guard = guard;
+  }
+
+  override createConnection(options: RequestOptions, callback?: (err: Error | null, stream: Duplex) => void): Duplex | null | undefined {
+    const socket = super.createConnection(options, callback);
+    if (this.#guard && socket) {
+      const tcp = socket as Socket;
+      tcp.prependOnceListener('connect', () => {
+        const remote = tcp.remoteAddress;
+        if (remote === undefined || isBlockedAddress(remote)) {
+          tcp.destroy(new BlockedTargetError('webhook target connected to a blocked address'));
+        }
+      });
+    }
+    return socket;
+  }
+}
+
+interface PooledOrigin {
+  agent: GuardedAgent;
+  /** Sends in progress through this agent: an origin is only dropped while it has none. */
+  active: number;
+}
+
+/** Errors of a kept-alive connection the receiver closed just before we reused it. */
+const STALE_SOCKET_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);
+
+export function createWebhookSender(options: SenderOptions): WebhookSender {
   const timeoutMs = options.timeoutMs;
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new RangeError('timeoutMs must be a positive number');
   const allowPrivateTargets = options.allowPrivateTargets;
+  const maxSocketsPerOrigin = options.maxSocketsPerOrigin ?? 32;
+  const idleTimeoutMs = options.idleTimeoutMs ?? 4000;
+  const maxOrigins = options.maxOrigins ?? 64;
   // Files are read now (env as of creation); the store is parsed once, at the first
   // https attempt, and shared by every later attempt of this sender.
   const trustedCas = loadTrustedCas();
   let secureContext: SecureContext | undefined;
+  /** One keep-alive agent per origin, least recently used first (Map keeps insertion order). */
+  const origins = new Map<string, PooledOrigin>();
+
+  /** `secureContext` is passed through to tls.connect (missing from the https typings). */
+  function agentFor(keepAlive: boolean): GuardedAgent {
+    // Agent options override request options: every connection gets the guard and verification.
+    const agentOptions: AgentOptions & { secureContext: SecureContext } = {
+      keepAlive,
+      maxSockets: maxSocketsPerOrigin,
+      maxFreeSockets: maxSocketsPerOrigin,
+      // Destroys a pooled connection idle this long (a shorter `Keep-Alive: timeout=` hint wins).
+      timeout: idleTimeoutMs,
+      // Reuse the most recent connection, so surplus ones go idle and are closed.
+      scheduling: 'lifo',
+      maxCachedSessions: 4,
+      secureContext: (secureContext ??= createSecureContext({ ca: trustedCas })),
+      rejectUnauthorized: true,
+    };
+    return new GuardedAgent(agentOptions, !allowPrivateTargets);
+  }
+
+  function acquire(key: string): PooledOrigin {
+    let pooled = origins.get(key);
+    if (pooled) origins.delete(key);
+    else pooled = { agent: agentFor(true), active: 0 };
+    origins.set(key, pooled);
+    pooled.active += 1;
+    if (origins.size > maxOrigins) {
+      for (const [name, entry] of origins) {
+        if (origins.size <= maxOrigins) break;
+        if (entry.active > 0) continue;
+        entry.agent.destroy();
+        origins.delete(name);
+      }
+    }
+    return pooled;
+  }
 
   function send(url: string, body: string, headers: Record<string, string>): Promise<SendResult> {
     const started = performance.now();
@@ -157,34 +246,34 @@ export function createWebhookSender(options: SenderOptions): {
 
     // URL keeps IPv6 literals bracketed; the socket layer wants them bare.
     const hostname = target.hostname.startsWith('[') ? target.hostname.slice(1, -1) : target.hostname;
-    // `secureContext` is passed through to tls.connect (missing from the https typings).
-    const requestOptions: RequestOptions & { secureContext: SecureContext } = {
+    const port = target.port === '' ? 443 : Number(target.port);
+    const pooled = acquire(`${hostname}:${port}`);
+    const requestOptions: RequestOptions = {
       method: 'POST',
       protocol: 'https:',
       hostname,
-      port: target.port === '' ? 443 : Number(target.port),
+      port,
       path: `${target.pathname}${target.search}`,
       headers: requestHeaders,
-      agent: false, // a fresh connection per attempt: re-resolved and re-checked every time
-      secureContext: (secureContext ??= createSecureContext({ ca: trustedCas })),
-      rejectUnauthorized: true,
+      agent: pooled.agent,
     };
     if (target.username !== '' || target.password !== '') {
       requestOptions.auth = `${safeDecode(target.username)}:${safeDecode(target.password)}`;
     }
-    if (!allowPrivateTargets) requestOptions.lookup = guardedLookup;
 
     return new Promise<SendResult>((resolve) => {
       let settled = false;
       let statusCode: number | null = null;
       let responseBody: string | null = null;
-      let timer: NodeJS.Timeout | undefined;
+      let req: ClientRequest | undefined;
 
-      const finish = (errorClass: DeliveryErrorClass | null): void => {
+      /** `keepConnection`: the exchange ended cleanly, the connection goes back to the pool. */
+      const finish = (errorClass: DeliveryErrorClass | null, keepConnection = false): void => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
-        req.destroy();
+        if (!keepConnection) req?.destroy();
+        pooled.active -= 1;
         resolve({ ok: errorClass === null, statusCode, errorClass, durationMs: elapsed(), responseBody });
       };
 
@@ -194,58 +283,66 @@ export function createWebhookSender(options: SenderOptions): {
         return 'http';
       };
 
-      // finish() only ever runs from the handlers attached below, after `req` exists.
-      const req: ClientRequest = request(requestOptions);
-      req.on('response', (res: IncomingMessage) => {
-        statusCode = res.statusCode ?? null;
-        const decoder = new StringDecoder('utf8');
-        let received = 0;
-        let text = '';
-        responseBody = '';
+      const timer = setTimeout(() => finish('timeout'), timeoutMs);
 
-        res.on('data', (chunk: Buffer) => {
+      const start = (isRetry: boolean): void => {
+        const current: ClientRequest = request(isRetry ? { ...requestOptions, agent: agentFor(false) } : requestOptions);
+        req = current;
+        current.on('response', (res: IncomingMessage) => {
           if (settled) return;
-          const room = RESPONSE_BODY_LIMIT - received;
-          const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
-          received += part.length;
-          text += decoder.write(part);
-          responseBody = text;
-          if (received >= RESPONSE_BODY_LIMIT) {
-            // Enough: stop reading and drop the connection (an incomplete trailing
-            // UTF-8 sequence at the cut is left out rather than mangled).
-            // Settle first: destroying emits 'aborted'/'error' synchronously.
-            finish(classifyStatus(statusCode ?? 0));
-            res.destroy();
-          }
-        });
-        res.on('end', () => {
-          responseBody = text + decoder.end();
-          finish(classifyStatus(statusCode ?? 0));
-        });
-        res.on('error', () => finish('connection'));
-        res.on('aborted', () => finish('connection'));
-      });
+          statusCode = res.statusCode ?? null;
+          const decoder = new StringDecoder('utf8');
+          let received = 0;
+          let text = '';
+          responseBody = '';
 
-      if (!allowPrivateTargets) {
-        // The address actually connected to is checked before TLS or HTTP bytes leave:
-        // covers IP-literal hosts (no lookup) and DNS rebinding between resolve and connect.
-        req.on('socket', (socket: Socket) => {
-          socket.prependOnceListener('connect', () => {
-            const remote = socket.remoteAddress;
-            if (remote === undefined || isBlockedAddress(remote)) {
-              socket.destroy(new BlockedTargetError('webhook target connected to a blocked address'));
+          res.on('data', (chunk: Buffer) => {
+            if (settled) return;
+            const room = RESPONSE_BODY_LIMIT - received;
+            const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
+            received += part.length;
+            text += decoder.write(part);
+            responseBody = text;
+            if (received >= RESPONSE_BODY_LIMIT) {
+              // Enough: stop reading and drop the connection (an incomplete trailing
+              // UTF-8 sequence at the cut is left out rather than mangled).
+              // Settle first: destroying emits 'aborted'/'error' synchronously.
+              finish(classifyStatus(statusCode ?? 0));
+              res.destroy();
             }
           });
+          res.on('end', () => {
+            responseBody = text + decoder.end();
+            // Read to the end: the connection is reusable and Node returns it to the pool.
+            finish(classifyStatus(statusCode ?? 0), true);
+          });
+          res.on('error', () => finish('connection'));
+          res.on('aborted', () => finish('connection'));
         });
-      }
+        current.on('error', (error: Error) => {
+          if (settled || current !== req) return;
+          // A kept-alive connection the receiver closed while idle fails before any answer: the
+          // request is sent once more on a new (and newly checked) connection, within the same timeout.
+          const code = (error as NodeJS.ErrnoException).code;
+          if (!isRetry && current.reusedSocket && statusCode === null && code !== undefined && STALE_SOCKET_CODES.has(code)) {
+            // Older pooled connections are likely stale too: this one goes on a connection of its own.
+            start(true);
+            return;
+          }
+          finish(classifyError(error));
+        });
+        current.end(payload);
+      };
 
-      req.on('error', (error: Error) => finish(classifyError(error)));
-
-      timer = setTimeout(() => finish('timeout'), timeoutMs);
-
-      req.end(payload);
+      start(false);
     });
   }
 
-  return { send };
+  return {
+    send,
+    close() {
+      for (const entry of origins.values()) entry.agent.destroy();
+      origins.clear();
+    },
+  };
 }

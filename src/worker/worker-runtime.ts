@@ -4,7 +4,7 @@ import type { Db } from '../storage/db.js';
 import { createDeliveryWorker, type DeliveryWorker, type DeliveryWorkerDeps, type WorkerLogger } from './delivery-worker.js';
 import { createWebhookSender } from './webhook-sender.js';
 
-/** The delivery worker as configured from the environment: real HTTPS sender, SMTP (or logged) alerts. */
+/** The delivery worker as configured from the environment: real HTTPS sender (keep-alive, guarded), SMTP (or logged) alerts. */
 export function createConfiguredWorker(
   db: Db,
   config: Config,
@@ -15,10 +15,17 @@ export function createConfiguredWorker(
   if (config.webhooks.allowPrivateTargets) logger.warn({}, 'WEBHOOK_ALLOW_PRIVATE_TARGETS=true: webhooks podem apontar para endereços privados (use só em desenvolvimento)');
   const worker = createDeliveryWorker({
     db,
-    sender: createWebhookSender({ timeoutMs: config.webhooks.timeoutMs, allowPrivateTargets: config.webhooks.allowPrivateTargets }),
+    sender: createWebhookSender({
+      timeoutMs: config.webhooks.timeoutMs,
+      allowPrivateTargets: config.webhooks.allowPrivateTargets,
+      // Every attempt in flight may go to the same receiver.
+      maxSocketsPerOrigin: config.webhooks.concurrency,
+    }),
     mailer,
     config: config.webhooks,
     logger,
+    // PostgreSQL: a dedicated LISTEN connection wakes the worker at each commit that queued deliveries.
+    ...(db.dialect === 'postgres' ? { listenUrl: config.databaseUrl } : {}),
     ...(onAttempt ? { onAttempt } : {}),
   });
   return {

@@ -1,10 +1,15 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import {
   createServer as createNetServer,
   getDefaultAutoSelectFamily,
   setDefaultAutoSelectFamily,
   type AddressInfo,
 } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generate } from 'selfsigned';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createWebhookSender, type SendResult } from '../../src/worker/webhook-sender.js';
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver.js';
@@ -44,7 +49,35 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
+/** A plain TCP listener on 127.0.0.1 counting the connections it accepts and the bytes it receives. */
+async function startCountingTcp() {
+  const counts = { connections: 0, bytes: 0 };
+  const tcp = createNetServer((socket) => {
+    counts.connections += 1;
+    socket.on('data', (chunk: Buffer) => {
+      counts.bytes += chunk.length;
+    });
+    socket.on('error', () => {});
+  });
+  await new Promise<void>((resolve) => tcp.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (tcp.address() as AddressInfo).port,
+    get connections() {
+      return counts.connections;
+    },
+    get bytes() {
+      return counts.bytes;
+    },
+    close: () => new Promise<void>((resolve) => tcp.close(() => resolve())),
+  };
+}
+
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls `check` every 10 ms for up to 2 s. */
+async function waitFor(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !check(); i += 1) await sleep(10);
+}
 
 beforeAll(async () => {
   receiver = await startHttpsReceiver();
@@ -208,18 +241,9 @@ describe('webhook sender: SSRF guard', () => {
   });
 
   it('refuses a name resolving to a blocked address before connecting; an IP literal before any byte is sent', async () => {
-    let connections = 0;
-    let bytes = 0;
-    const tcp = createNetServer((socket) => {
-      connections += 1;
-      socket.on('data', (chunk: Buffer) => {
-        bytes += chunk.length;
-      });
-      socket.on('error', () => {});
-    });
-    await new Promise<void>((resolve) => tcp.listen(0, '127.0.0.1', resolve));
+    const tcp = await startCountingTcp();
     try {
-      const { port } = tcp.address() as AddressInfo;
+      const { port } = tcp;
       const sender = createWebhookSender({ timeoutMs: 1000, allowPrivateTargets: false });
 
       // Both dns.lookup callback forms: `all: true` (happy eyeballs) and single address.
@@ -234,14 +258,14 @@ describe('webhook sender: SSRF guard', () => {
         setDefaultAutoSelectFamily(autoSelect);
       }
       await sleep(50);
-      expect(connections).toBe(0); // refused at lookup: no TCP connection at all
+      expect(tcp.connections).toBe(0); // refused at lookup: no TCP connection at all
 
       const byIp = await sender.send(`https://127.0.0.1:${port}/hook`, '{}', {});
       expect(byIp.errorClass).toBe('blocked');
       await sleep(50);
-      expect(bytes).toBe(0); // refused on connect: not even a TLS ClientHello
+      expect(tcp.bytes).toBe(0); // refused on connect: not even a TLS ClientHello
     } finally {
-      await new Promise<void>((resolve) => tcp.close(() => resolve()));
+      await tcp.close();
     }
   });
 
@@ -276,13 +300,116 @@ describe('webhook sender: SSRF guard', () => {
     expect((await receiver.waitFor(2)).map((r) => r.body)).toEqual(['a', 'b']);
   });
 
-  it('opens a fresh connection per attempt (no reuse)', async () => {
+  it('checks every new connection of the keep-alive pool: repeated attempts to an IP literal are each refused on connect, none is pooled', async () => {
+    const tcp = await startCountingTcp();
+    try {
+      const { port } = tcp;
+      const sender = createWebhookSender({ timeoutMs: 1000, allowPrivateTargets: false });
+      for (let i = 0; i < 3; i += 1) {
+        expect((await sender.send(`https://127.0.0.1:${port}/hook`, '{}', {})).errorClass).toBe('blocked');
+      }
+      // Parallel attempts to one origin: each opens (and has checked) a connection of its own.
+      const parallel = await Promise.all([0, 1, 2].map(() => sender.send(`https://127.0.0.1:${port}/hook`, '{}', {})));
+      expect(parallel.map((r) => r.errorClass)).toEqual(['blocked', 'blocked', 'blocked']);
+      await waitFor(() => tcp.connections >= 6);
+      await sleep(50);
+      expect(tcp.connections).toBe(6);
+      expect(tcp.bytes).toBe(0); // not even a TLS ClientHello on any of them
+      sender.close();
+    } finally {
+      await tcp.close();
+    }
+  });
+
+  it('the guarded and the permissive sender never share connections', async () => {
+    const permissive = trustingSender(true);
+    expect((await permissive.send(receiver.url, 'a', {})).ok).toBe(true);
+    // The permissive sender now holds an idle connection to the receiver; the guarded one must not use it.
+    const guarded = trustingSender(false);
+    expect((await guarded.send(receiver.url, 'b', {})).errorClass).toBe('blocked');
+    await sleep(50);
+    expect(receiver.requests.map((r) => r.body)).toEqual(['a']);
+    permissive.close();
+    guarded.close();
+  });
+});
+
+describe('webhook sender: connection reuse', () => {
+  it('sends several attempts to one origin over one kept-alive connection; close() drops it', async () => {
     const sender = trustingSender(true);
-    for (let i = 0; i < 3; i += 1) {
+    const before = receiver.connectionCount();
+    for (let i = 0; i < 5; i += 1) {
       expect((await sender.send(receiver.url, String(i), {})).ok).toBe(true);
     }
-    const requests = await receiver.waitFor(3);
-    for (const req of requests) expect(req.headers.connection).toBe('close');
+    const requests = await receiver.waitFor(5);
+    for (const req of requests) expect(req.headers.connection).toBe('keep-alive');
+    expect(receiver.connectionCount() - before).toBe(1);
+
+    sender.close();
+    expect((await sender.send(receiver.url, 'after close', {})).ok).toBe(true);
+    expect(receiver.connectionCount() - before).toBe(2);
+    sender.close();
+  });
+
+  it('parallel attempts to one origin open no more connections than maxSocketsPerOrigin, and reuse them', async () => {
+    process.env.NODE_EXTRA_CA_CERTS = receiver.caFile;
+    const sender = createWebhookSender({ timeoutMs: 5000, allowPrivateTargets: true, maxSocketsPerOrigin: 3 });
+    restoreExtraCa();
+    receiver.respond(() => ({ status: 200, body: 'ok', delayMs: 20 }));
+    const before = receiver.connectionCount();
+    for (let round = 0; round < 2; round += 1) {
+      const results = await Promise.all(Array.from({ length: 9 }, (_, i) => sender.send(receiver.url, `${round}-${i}`, {})));
+      expect(results.every((r) => r.ok)).toBe(true);
+    }
+    expect(receiver.requests).toHaveLength(18);
+    expect(receiver.connectionCount() - before).toBeLessThanOrEqual(3);
+    sender.close();
+  });
+
+  it('a kept-alive connection the receiver dropped is replaced: the attempt goes out once more on a new connection', async () => {
+    const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
+      keyType: 'ec',
+      curve: 'P-256',
+      algorithm: 'sha256',
+      extensions: [{ name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }] }],
+    });
+    const dir = mkdtempSync(join(tmpdir(), 'autosales-stale-'));
+    const caFile = join(dir, 'ca.pem');
+    writeFileSync(caFile, pems.cert);
+    // Answers the first request of each connection; resets a connection on its second request
+    // without answering, as a receiver does that closes an idle connection just as it is reused.
+    const perSocket = new WeakMap<object, number>();
+    const bodies: string[] = [];
+    let connections = 0;
+    const server: HttpsServer = createHttpsServer({ key: pems.private, cert: pems.cert }, (req, res) => {
+      const seen = (perSocket.get(req.socket) ?? 0) + 1;
+      perSocket.set(req.socket, seen);
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+      req.on('end', () => {
+        bodies.push(body);
+        if (seen > 1) req.socket.destroy();
+        else res.end('ok');
+      });
+    });
+    server.on('secureConnection', () => (connections += 1));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      process.env.NODE_EXTRA_CA_CERTS = caFile;
+      const sender = createWebhookSender({ timeoutMs: 3000, allowPrivateTargets: true });
+      restoreExtraCa();
+      const url = `https://localhost:${port}/hook`;
+      expect(await sender.send(url, 'first', {})).toMatchObject({ ok: true, statusCode: 200 });
+      expect(await sender.send(url, 'second', {})).toMatchObject({ ok: true, statusCode: 200, errorClass: null });
+      expect(bodies).toEqual(['first', 'second', 'second']);
+      expect(connections).toBe(2);
+      sender.close();
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

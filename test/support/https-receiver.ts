@@ -46,6 +46,8 @@ export interface HttpsReceiver {
   caFile: string;
   /** Every request received so far, in arrival order (body complete). */
   requests: ReceivedRequest[];
+  /** TLS connections accepted so far (one kept-alive connection carries many requests). */
+  connectionCount(): number;
   /** Sets how the following requests are answered; default 200 `ok`. */
   respond(handler: (req: ReceivedRequest) => ReceiverResponse): void;
   /** Resolves with the first `count` requests once that many have arrived; rejects after `timeoutMs` (default 5000). */
@@ -160,6 +162,10 @@ export async function startHttpsReceiver(options: { host?: string; hostname?: st
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
+  let tlsConnections = 0;
+  server.on('secureConnection', () => {
+    tlsConnections += 1;
+  });
   // A client refusing our certificate is expected in tests: not an error here.
   server.on('tlsClientError', () => {});
 
@@ -178,6 +184,7 @@ export async function startHttpsReceiver(options: { host?: string; hostname?: st
     caPem: cert,
     caFile,
     requests,
+    connectionCount: () => tlsConnections,
     respond(next) {
       handler = next;
     },

@@ -89,6 +89,7 @@ export interface WorkerOptions {
   timeoutMs?: number;
   retrySchedule?: number[];
   concurrency?: number;
+  pollMs?: number;
   onAttempt?: (result: SendResult) => void;
 }
 
@@ -132,6 +133,7 @@ export async function createWebhookRig(dialect: DialectName): Promise<WebhookRig
   const webhooks = createWebhooksService(db, teams);
   const receivers: HttpsReceiver[] = [];
   const mailers: Array<{ close(): void }> = [];
+  const senders: Array<{ close(): void }> = [];
   const secrets: string[] = [];
 
   // Every receiver shares one certificate: trust it before any sender is created.
@@ -144,12 +146,17 @@ export async function createWebhookRig(dialect: DialectName): Promise<WebhookRig
     const timeoutMs = options.timeoutMs ?? TIMEOUT_MS;
     const mailer = createAlertMailer({ smtpUrl: smtp.url, logger });
     mailers.push(mailer);
+    const sender = createWebhookSender({ timeoutMs, allowPrivateTargets: options.allowPrivateTargets ?? true });
+    senders.push(sender);
+    const workerDb = options.db ?? db;
     return createDeliveryWorker({
-      db: options.db ?? db,
-      sender: createWebhookSender({ timeoutMs, allowPrivateTargets: options.allowPrivateTargets ?? true }),
+      db: workerDb,
+      sender,
       mailer,
-      config: { timeoutMs, retrySchedule: options.retrySchedule ?? RETRY_SCHEDULE, pollMs: POLL_MS, concurrency: options.concurrency ?? 8 },
+      config: { timeoutMs, retrySchedule: options.retrySchedule ?? RETRY_SCHEDULE, pollMs: options.pollMs ?? POLL_MS, concurrency: options.concurrency ?? 8 },
       logger,
+      // PostgreSQL: a started worker LISTENs, as the configured one does.
+      ...(workerDb.dialect === 'postgres' ? { listenUrl: h.testDb.url } : {}),
       ...(options.onAttempt ? { onAttempt: options.onAttempt } : {}),
     });
   }
@@ -210,6 +217,7 @@ export async function createWebhookRig(dialect: DialectName): Promise<WebhookRig
     async close() {
       await Promise.all(receivers.map((r) => r.close()));
       for (const mailer of mailers) mailer.close();
+      for (const sender of senders) sender.close();
       await smtp.close();
       await h.close();
       if (originalExtraCa === undefined) delete process.env.NODE_EXTRA_CA_CERTS;

@@ -11,7 +11,9 @@ export function workerCommand(): Command {
   return new Command('worker').description('run only the webhook delivery worker (env: DATABASE_URL, WEBHOOK_*, SMTP_URL)').action(async () => {
     const config = loadConfig();
     const logger = pino({ level: config.logLevel, redact: LOG_REDACT });
-    const db = createDb(config.databaseUrl, { poolMax: Math.max(2, config.webhooks.concurrency + 1) });
+    // An attempt holds a connection only for its one recording statement (claims take three per batch),
+    // so DATABASE_POOL_MAX bounds the pool: several workers must fit in PostgreSQL's max_connections.
+    const db = createDb(config.databaseUrl, { poolMax: Math.max(2, Math.min(config.webhooks.concurrency + 1, config.databasePoolMax)) });
     await migrateToLatest(db);
     const worker = createConfiguredWorker(db, config, logger);
     worker.start();

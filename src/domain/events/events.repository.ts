@@ -3,6 +3,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Database, EventRow } from '../../storage/database.js';
 import { newId } from '../shared/ids.js';
 import { nowIso, toApiTimestamp } from '../shared/time.js';
+import { notifyDeliveries, onPostgres, signalInProcess } from './delivery-signal.js';
 import { API_VERSION, type EventType } from './event-types.js';
 
 export interface EventDraft {
@@ -46,7 +47,20 @@ export async function recordEvents(trx: Kysely<Database>, teamId: string, drafts
         created_at: createdAt,
       })),
   );
-  if (deliveries.length) await trx.insertInto('deliveries').values(deliveries).execute();
+  if (deliveries.length) {
+    // Wakes the delivery worker once this transaction commits (see delivery-signal.ts).
+    const insert = trx.insertInto('deliveries').values(deliveries);
+    if (onPostgres(trx)) {
+      // The insert and its NOTIFY in one round trip (a data-modifying CTE always runs to completion).
+      await trx
+        .with('queued', () => insert)
+        .selectNoFrom(notifyDeliveries().as('notified'))
+        .execute();
+    } else {
+      await insert.execute();
+      signalInProcess();
+    }
+  }
   return events;
 }
 
