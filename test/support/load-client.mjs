@@ -3,27 +3,38 @@
 //
 //   node load-client.mjs <port> <apiKey> <dealId> <clients> <socketsPerClient> <outFile>
 //
-// Starts <clients> keep-alive agents with <socketsPerClient> loops each; every loop sends one request
-// after another (POST /api/v1/deals, GET /api/v1/deals?limit=5, GET /api/v1/deals/<dealId>), each
-// with its own X-Request-Id, and stops at its first connection error (the server is gone). Prints
-// "warm" once 300 answers came back. When every loop has stopped (or after 90 s) it writes the
-// records to <outFile> as JSON: [{ id, method, sentAt, doneAt, status?, error? }] and exits 0.
+// Starts <clients> keep-alive agents with <socketsPerClient> loops each. Every loop alternates a
+// slow upload (POST /api/v1/deals: headers and the start of the body at once, the rest 1 to 3 s
+// later, as a slow mobile client does) and a quick GET /api/v1/deals/<dealId>, each request with its
+// own X-Request-Id, and stops at its first connection error (the server is gone). So nearly every
+// loop has a request in flight at any moment, while the server stays far from saturation (a
+// saturated server on a loaded CI machine would take seconds just to accept a connection).
+//
+// Prints "warm" once every loop has had an answer (all its connections are established and served).
+// When every loop has stopped (or after 90 s) it writes the records to <outFile> as JSON:
+//   [{ id, method, reused, startedAt, sentAt?, doneAt, status?, error? }]
+// and exits 0. `startedAt`: headers written; `sentAt`: the whole request written; `reused`: sent on a
+// keep-alive connection that had already served a request.
 import http from 'node:http';
 import { writeFileSync } from 'node:fs';
 
 const [port, key, dealId, clients, sockets, outFile] = process.argv.slice(2);
+const loopCount = Number(clients) * Number(sockets);
 const records = [];
-let answered = 0;
+const loopsAnswered = new Set();
+let warm = false;
 let stop = false;
 setTimeout(() => (stop = true), 90_000).unref();
 
-function fire(agent, method, path, id, body) {
+function fire(agent, method, path, id, loop, body) {
   const rec = { id, method };
   records.push(rec);
   const payload = body === undefined ? undefined : JSON.stringify(body);
   return new Promise((resolve) => {
+    let timer;
     const finish = (patch) => {
       if (rec.doneAt !== undefined) return;
+      clearTimeout(timer);
       Object.assign(rec, patch, { doneAt: Date.now() });
       resolve(rec);
     };
@@ -44,16 +55,27 @@ function fire(agent, method, path, id, body) {
       (res) => {
         res.resume();
         res.on('end', () => {
-          if (++answered === 300) process.stdout.write('warm\n');
+          loopsAnswered.add(loop);
+          if (!warm && loopsAnswered.size === loopCount) {
+            warm = true;
+            process.stdout.write('warm\n');
+          }
           finish({ status: res.statusCode });
         });
         res.on('error', (e) => finish({ error: String(e) }));
       },
     );
+    request.on('socket', () => (rec.reused = request.reusedSocket));
     request.on('finish', () => (rec.sentAt = Date.now()));
     request.on('error', (e) => finish({ error: `${e.code ?? ''} ${e.message}` }));
     request.on('timeout', () => request.destroy(new Error('client timeout')));
-    request.end(payload);
+    rec.startedAt = Date.now();
+    if (payload === undefined) {
+      request.end();
+    } else {
+      request.write(payload.slice(0, 10));
+      timer = setTimeout(() => request.end(payload.slice(10)), 1_000 + Math.random() * 2_000);
+    }
   });
 }
 
@@ -61,17 +83,15 @@ const loops = [];
 for (let c = 0; c < Number(clients); c++) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: Number(sockets) });
   for (let l = 0; l < Number(sockets); l++) {
+    const loop = `${c}-${l}`;
     loops.push(
       (async () => {
         for (let n = 0; !stop; n++) {
-          const id = `load-${c}-${l}-${n}`;
-          const kind = (c + l + n) % 3;
+          const id = `load-${loop}-${n}`;
           const rec =
-            kind === 0
-              ? await fire(agent, 'POST', '/api/v1/deals', id, { title: `Carga ${id}`, value: 1000 + n })
-              : kind === 1
-                ? await fire(agent, 'GET', '/api/v1/deals?limit=5', id)
-                : await fire(agent, 'GET', `/api/v1/deals/${dealId}`, id);
+            n % 2 === 0
+              ? await fire(agent, 'POST', '/api/v1/deals', id, loop, { title: `Carga ${id}`, value: 1000 + n })
+              : await fire(agent, 'GET', `/api/v1/deals/${dealId}`, id, loop);
           if (rec.error) break; // the server is gone for this connection: stop, as a real client would back off
         }
       })(),
