@@ -23,6 +23,8 @@ export interface ProfileSummary {
   busyMs: number;
   functions: Array<{ name: string; where: string; selfMs: number; pct: number }>;
   packages: Array<{ name: string; selfMs: number; pct: number }>;
+  /** Inclusive time (self + callees) of each autosales function on the stack: where the service's own code spends. */
+  inclusive: Array<{ name: string; where: string; ms: number; pct: number }>;
 }
 
 function packageOf(url: string, functionName: string): string {
@@ -68,6 +70,25 @@ export function summarizeProfile(file: string, top = 25): ProfileSummary {
     const p = packageOf(url, functionName);
     pkg.set(p, (pkg.get(p) ?? 0) + us);
   }
+  // Inclusive time of the service's own functions (dist/…): each sample counted once per function on its stack.
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const inclusive = new Map<string, { name: string; where: string; us: number }>();
+  for (const [id, us] of self) {
+    const seen = new Set<string>();
+    for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) {
+      const { functionName, url, lineNumber } = byId.get(cur)!.callFrame;
+      const dist = url.indexOf('/dist/');
+      if (dist === -1 || url.includes('/node_modules/')) continue;
+      const where = `${url.slice(dist + 1)}:${lineNumber + 1}`;
+      const key = `${functionName}@${where}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const entry = inclusive.get(key) ?? { name: functionName || '(anonymous)', where, us: 0 };
+      entry.us += us;
+      inclusive.set(key, entry);
+    }
+  }
   const busy = total - idle;
   const pct = (us: number) => (busy > 0 ? (100 * us) / busy : 0);
   return {
@@ -79,6 +100,10 @@ export function summarizeProfile(file: string, top = 25): ProfileSummary {
       .sort((a, b) => b.us - a.us)
       .slice(0, top)
       .map((f) => ({ name: f.name, where: f.where, selfMs: f.us / 1000, pct: pct(f.us) })),
+    inclusive: [...inclusive.values()]
+      .sort((a, b) => b.us - a.us)
+      .slice(0, top)
+      .map((f) => ({ name: f.name, where: f.where, ms: f.us / 1000, pct: pct(f.us) })),
     packages: [...pkg.entries()]
       .filter(([name]) => name !== '(idle)')
       .sort((a, b) => b[1] - a[1])
@@ -92,6 +117,8 @@ export function formatProfile(summary: ProfileSummary, topFunctions = 12): strin
   for (const p of summary.packages) lines.push(`| ${p.name} | ${p.selfMs.toFixed(0)} | ${p.pct.toFixed(1)} |`);
   lines.push('', '| Hottest functions (self) | where | ms | % |', '|---|---|---:|---:|');
   for (const f of summary.functions.slice(0, topFunctions)) lines.push(`| ${f.name} | ${f.where} | ${f.selfMs.toFixed(0)} | ${f.pct.toFixed(1)} |`);
+  lines.push('', '| autosales functions, inclusive (self + callees) | where | ms | % of busy |', '|---|---|---:|---:|');
+  for (const f of summary.inclusive.slice(0, topFunctions)) lines.push(`| ${f.name} | ${f.where} | ${f.ms.toFixed(0)} | ${f.pct.toFixed(1)} |`);
   return lines;
 }
 
