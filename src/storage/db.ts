@@ -129,6 +129,9 @@ export function createDb(url: string, options: DbOptions = {}): Db {
     database.pragma('synchronous = NORMAL');
     database.pragma('foreign_keys = ON');
     database.pragma('busy_timeout = 5000');
+    // 64 MiB of page cache instead of 2: searches and deep pages revisit many pages of large teams
+    // (a 5,000-hit search count went from 17.6 to 7.7 ms at 100,000 clients, issue 6).
+    database.pragma('cache_size = -65536');
     const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
     return {
       kysely,

@@ -131,6 +131,36 @@ for (const dialect of DIALECTS) {
       expect(api.default).toBe(30);
     });
 
+    it('deep pages (ids first), search pages read either way, and value order with nulls last agree with one another', async () => {
+      const t = await h.team();
+      const created_: Array<{ id: string; value: number | null }> = [];
+      for (let i = 0; i < 130; i++) {
+        const value = i % 7 === 0 ? null : (i * 37) % 101;
+        created_.push({ ...(await created(t, '/deals', { title: `Lote ${i}`, ...(value === null ? {} : { value }) })), value });
+      }
+      const walk = async (query: string, limit: number) => {
+        const ids: string[] = [];
+        for (let page = 1; ; page++) {
+          const res = await t.get(`/deals?${query}&limit=${limit}&page=${page}`);
+          expect(res.status, res.text).toBe(200);
+          expect(res.body.pagination.total).toBe(130);
+          if (res.body.data.length === 0) return ids;
+          ids.push(...res.body.data.map((d: { id: string }) => d.id));
+        }
+      };
+      const newestFirst = [...created_].reverse().map((d) => d.id);
+      // Pages of 20 reach offset 100 and 120 (ids first); pages of 100 have one shallow and one deep page.
+      expect(await walk('sort=-created_at', 20)).toEqual(newestFirst);
+      expect(await walk('sort=-created_at', 100)).toEqual(newestFirst);
+      // 130 hits: page 1 walks the date index, later pages (few hits for the offset) read the hits.
+      expect(await walk('search=lote', 20)).toEqual(newestFirst);
+      const byValueDesc = [...created_]
+        .sort((a, b) => (a.value === null ? 1 : 0) - (b.value === null ? 1 : 0) || (b.value ?? 0) - (a.value ?? 0) || (a.id < b.id ? 1 : -1))
+        .map((d) => d.id);
+      expect(await walk('sort=-value', 20)).toEqual(byValueDesc);
+      expect(await walk('sort=-value&search=lote', 20)).toEqual(byValueDesc);
+    });
+
     it('search finds title and description words, accent-free, and follows edits', async () => {
       const t = await h.team();
       const civic = await created(t, '/deals', { title: 'Honda Civic blindado', description: 'Cliente quer financiar' });

@@ -77,5 +77,5 @@ export async function listClients(db: DbLike, dialect: DialectName, teamId: stri
           .executeTakeFirstOrThrow()
           .then((r) => Number(r.total));
   const searchDrives = dialect === 'sqlite' && filters.search !== undefined && sqliteIndexServes(searchQueries(filters.search));
-  return pageAndTotal(searchDrives, pageRows, total);
+  return pageAndTotal(searchDrives, page, pageRows, total);
 }

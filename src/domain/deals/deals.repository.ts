@@ -58,7 +58,11 @@ export const insertDeal = (db: DbLike, row: NewDealRow) => db.insertInto('deals'
 export const updateDeal = (db: DbLike, teamId: string, id: string, patch: DealUpdate) =>
   db.updateTable('deals').set(patch).where('team_id', '=', teamId).where('id', '=', id).execute();
 
-function applyFilters<O>(query: SelectQueryBuilder<Database, 'deals', O>, dialect: DialectName, teamId: string, f: DealFilters, fromSearchIndex = false) {
+/** A query from deals alone, typed as one that may join clients (applyFilters never names clients). */
+type DealsOnly<O> = SelectQueryBuilder<Database, 'deals' | 'clients', O>;
+
+/** The list's conditions; they name only deals' columns, so they apply to a query from deals with or without the client join. */
+function applyFilters<O>(query: SelectQueryBuilder<Database, 'deals' | 'clients', O>, dialect: DialectName, teamId: string, f: DealFilters, fromSearchIndex = false) {
   let q = query.where(teamColumn('deals', fromSearchIndex), '=', teamId);
   // Archived deals are soft-deleted: listed only when asked for by status.
   q = f.status ? q.where('deals.status', '=', f.status as never) : q.where('deals.status', '!=', 'arquivado');
@@ -87,6 +91,8 @@ const SORT_COLUMNS = {
   phase: sql`(select p.position from team_phases p where p.team_id = deals.team_id and p.name = deals.phase)`,
   status: sql.ref('deals.status'),
 } as const;
+/** From this offset on, a page's ids are found first and then their rows (cheaper than skipping whole rows). */
+const DEEP_PAGE_OFFSET = 100;
 const NULLABLE_SORTS: ReadonlySet<DealSortField> = new Set(['value', 'expected_close_date', 'phase']);
 
 /** Only the status is filtered: the total comes from the per-status counters. */
@@ -94,30 +100,35 @@ const onlyStatusFilter = (f: DealFilters) => Object.entries(f).every(([key, valu
 
 export async function listDeals(db: DbLike, dialect: DialectName, teamId: string, filters: DealFilters, sort: Sort<DealSortField>, page: Page) {
   const order = sortOrder(dialect, sort, NULLABLE_SORTS.has(sort.field));
-  const pageRows = (fromSearchIndex: boolean) => {
-    // The page's ids first (an index-only walk for the default list, however deep the page), then their rows.
-    const pageIds = applyFilters(db.selectFrom('deals').select('deals.id'), dialect, teamId, filters, fromSearchIndex)
-      .orderBy(SORT_COLUMNS[sort.field], order)
-      // Ties broken by id so paging is stable.
-      .orderBy('deals.id', sort.direction)
-      .limit(page.limit)
-      .offset(page.offset);
-    return db
+  const pageRows = (fromSearchIndex: boolean): Promise<DealRowWithClient[]> => {
+    const withClientName = db
       .selectFrom('deals')
       .leftJoin('clients', (join) => join.onRef('clients.id', '=', 'deals.client_id').onRef('clients.team_id', '=', 'deals.team_id'))
       .selectAll('deals')
-      .select('clients.name as client_name')
-      .where('deals.id', 'in', pageIds)
+      .select('clients.name as client_name');
+    if (page.offset < DEEP_PAGE_OFFSET) {
+      return applyFilters(withClientName, dialect, teamId, filters, fromSearchIndex)
+        .orderBy(SORT_COLUMNS[sort.field], order)
+        // Ties broken by id so paging is stable.
+        .orderBy('deals.id', sort.direction)
+        .limit(page.limit)
+        .offset(page.offset)
+        .execute();
+    }
+    // A deep page: its ids first (for the default list an index-only walk past the offset), then their rows.
+    const pageIds = applyFilters(db.selectFrom('deals').select('deals.id') as DealsOnly<{ id: string }>, dialect, teamId, filters, fromSearchIndex)
       .orderBy(SORT_COLUMNS[sort.field], order)
       .orderBy('deals.id', sort.direction)
-      .execute() as Promise<DealRowWithClient[]>;
+      .limit(page.limit)
+      .offset(page.offset);
+    return withClientName.where('deals.id', 'in', pageIds).orderBy(SORT_COLUMNS[sort.field], order).orderBy('deals.id', sort.direction).execute();
   };
   const total = (fromSearchIndex: boolean) =>
     onlyStatusFilter(filters)
       ? countByStatus(db, teamId, 'deals', filters.status ? { equals: filters.status } : { notEquals: 'arquivado' })
-      : applyFilters(db.selectFrom('deals').select((eb) => eb.fn.countAll<number>().as('total')), dialect, teamId, filters, fromSearchIndex)
+      : applyFilters(db.selectFrom('deals').select((eb) => eb.fn.countAll<number>().as('total')) as DealsOnly<{ total: number }>, dialect, teamId, filters, fromSearchIndex)
           .executeTakeFirstOrThrow()
           .then((r) => Number(r.total));
   const searchDrives = dialect === 'sqlite' && filters.search !== undefined && sqliteIndexServes([filters.search]);
-  return pageAndTotal(searchDrives, pageRows, total);
+  return pageAndTotal(searchDrives, page, pageRows, total);
 }

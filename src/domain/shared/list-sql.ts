@@ -1,7 +1,7 @@
 import { sql, type Kysely, type OrderByItemBuilder, type OrderByModifiersCallbackExpression, type RawBuilder } from 'kysely';
 import type { Database } from '../../storage/database.js';
 import type { DialectName } from '../../storage/dialect.js';
-import type { Sort } from './list-query.js';
+import type { Page, Sort } from './list-query.js';
 
 /**
  * The order of a list: nulls last in both directions, on both databases. The NULLS LAST clause is
@@ -42,8 +42,13 @@ export function teamColumn(table: 'deals' | 'clients', fromSearchIndex: boolean)
   return fromSearchIndex ? sql<string>`+${sql.ref(`${table}.team_id`)}` : sql<string>`${sql.ref(`${table}.team_id`)}`;
 }
 
-/** Up to this many hits, a SQLite search page is read from the FTS5 hits rather than by walking the team's date index. */
-export const FEW_SEARCH_HITS = 2_000;
+/**
+ * Whether a SQLite search page is read from the FTS5 hits. Walking the date index stops once the
+ * page is full, after about (offset + limit) × team size / hits entries; reading the hits costs about
+ * one lookup per hit. Measured at 100,000 deals: 969 hits, page 1: walk 2.4 ms, hits 4.3 ms; 1 hit:
+ * walk 11.6 ms (the whole team), hits 1.0 ms. So the hits drive when they are few for the page wanted.
+ */
+export const searchHitsDrivePage = (hits: number, page: Page): boolean => hits <= 5 * (page.offset + page.limit);
 
 /**
  * A page and its exact total. When the search index drives (SQLite), the count runs first and tells
@@ -52,13 +57,14 @@ export const FEW_SEARCH_HITS = 2_000;
  */
 export async function pageAndTotal<R>(
   searchDrives: boolean,
-  page: (fromSearchIndex: boolean) => Promise<R[]>,
+  page: Page,
+  rows: (fromSearchIndex: boolean) => Promise<R[]>,
   total: (fromSearchIndex: boolean) => Promise<number>,
 ): Promise<{ rows: R[]; total: number }> {
   if (searchDrives) {
     const count = await total(true);
-    return { rows: count === 0 ? [] : await page(count <= FEW_SEARCH_HITS), total: count };
+    return { rows: count === 0 || page.offset >= count ? [] : await rows(searchHitsDrivePage(count, page)), total: count };
   }
-  const [rows, count] = await Promise.all([page(false), total(false)]);
-  return { rows, total: count };
+  const [found, count] = await Promise.all([rows(false), total(false)]);
+  return { rows: found, total: count };
 }
