@@ -83,7 +83,7 @@ export function createMetrics({ db }: MetricsDeps = {}): Metrics {
         }));
     new Gauge({
       name: 'webhook_delivery_queue_depth',
-      help: 'Pending webhook deliveries that are due now (read from the database at scrape time).',
+      help: 'Pending webhook deliveries of enabled webhooks that are due now (read from the database at scrape time).',
       registers,
       async collect() {
         const s = await queueStats();

@@ -269,12 +269,15 @@ export async function recordAttempt(db: DbLike, dialect: DialectName, r: Attempt
   });
 }
 
+/** Due deliveries the worker would claim now: pending, due, of an enabled webhook (a disabled one's wait for `recover`). */
 export async function pendingStats(db: DbLike, now: string): Promise<{ due: number; oldestDueAt: string | null }> {
   const row = await db
     .selectFrom('deliveries')
-    .select((eb) => [eb.fn.countAll<number>().as('due'), eb.fn.min('next_attempt_at').as('oldest')])
-    .where('status', '=', 'pending')
-    .where('next_attempt_at', '<=', now)
+    .innerJoin('webhooks', 'webhooks.id', 'deliveries.webhook_id')
+    .select((eb) => [eb.fn.countAll<number>().as('due'), eb.fn.min('deliveries.next_attempt_at').as('oldest')])
+    .where('deliveries.status', '=', 'pending')
+    .where('deliveries.next_attempt_at', '<=', now)
+    .where('webhooks.status', '=', 'enabled')
     .executeTakeFirstOrThrow();
   const oldest = row.oldest as Date | string | null;
   return { due: Number(row.due), oldestDueAt: oldest === null ? null : new Date(oldest).toISOString() };

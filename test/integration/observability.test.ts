@@ -391,6 +391,13 @@ describe.each(DIALECTS)('observability (%s)', (dialect) => {
       expect(sample(queued, 'webhook_delivery_queue_depth')).toBe(4);
       expect(sample(queued, 'webhook_delivery_oldest_due_age_seconds')).toBeGreaterThanOrEqual(119);
       expect(sample(queued, 'webhook_delivery_oldest_due_age_seconds')).toBeLessThan(180);
+      // While the webhook is disabled its deliveries are not due work: the worker does not claim them.
+      await webhooks.setStatus(hook.id, 'disabled');
+      const paused = await scrape();
+      expect(sample(paused, 'webhook_delivery_queue_depth')).toBe(0);
+      expect(sample(paused, 'webhook_delivery_oldest_due_age_seconds')).toBe(0);
+      await webhooks.setStatus(hook.id, 'enabled');
+      expect(sample(await scrape(), 'webhook_delivery_queue_depth')).toBe(4);
 
       await worker([{ ok: true }, { ok: false, statusCode: 503, errorClass: 'http' }, { ok: false, errorClass: 'timeout' }, { ok: false, errorClass: 'tls' }]).runOnce();
       const after = await scrape();
