@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, openTestDb, type TestDb } from '../support/dialects.js';
-import { api, ensureBuilt, killAllChildren, runCli, runCliJson, startServe, type ServerProcess } from '../support/cli.js';
+import { api, ensureBuilt, freePort, killAllChildren, runCli, runCliJson, startServe, type ServerProcess } from '../support/cli.js';
 import { startHttpsReceiver, type HttpsReceiver, type ReceivedRequest } from '../support/https-receiver.js';
 import { startSmtpListener, type SmtpListener } from '../support/smtp-listener.js';
 import { killAllWorkers, seedWebhookTeam, startWorker, stockSignatureCheck, waitUntil, type WorkerProcess } from '../support/processes.js';
@@ -255,12 +255,17 @@ describe.each(DIALECTS)('webhook delivery with real processes on %s', (dialect) 
     expect(hooks.requests).toHaveLength(0);
     expect(await attemptCount(db, seeded.webhookId)).toBe(0);
 
-    const proc = worker(db.url, webhookEnv(hooks, { LOG_LEVEL: 'debug' }));
+    const metricsPort = await freePort();
+    const proc = worker(db.url, webhookEnv(hooks, { LOG_LEVEL: 'debug', METRICS_PORT: String(metricsPort) }));
     const [req] = await hooks.waitFor(1, 15_000);
     const body = expectSignedDelivery(req!, seeded.secret, { teamId: seeded.teamId, webhookId: seeded.webhookId });
     expect(body.type).toBe('deal.created');
     expect(body.data.object.id).toBe(deal.body.data.id);
     await waitUntil(async () => (await attemptCount(db, seeded.webhookId)) === 1, 10_000, 'the attempt to be recorded');
+    // The standalone worker serves its own metrics on METRICS_PORT: its attempts and the queue gauges.
+    const scraped = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+    expect(scraped).toMatch(/^webhook_deliveries_total\{outcome="success"\} 1$/m);
+    expect(scraped).toMatch(/^webhook_delivery_queue_depth 0$/m);
 
     const exit = await proc.stop('SIGTERM', 10_000);
     expect(exit, proc.output()).toEqual({ code: 0, signal: null });
