@@ -15,6 +15,7 @@ import { createDeliveryWorker } from '../../src/worker/delivery-worker.js';
 import type { SendResult } from '../../src/worker/webhook-sender.js';
 import { freePort } from '../support/cli.js';
 import { DIALECTS, openTestDb, type TestDb } from '../support/dialects.js';
+import { injectJson as send } from '../support/harness.js';
 import { captureLogs, sample, type CapturedLogs } from '../support/observability.js';
 
 /**
@@ -26,23 +27,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{1
 const UNKNOWN_DEAL = '0190a000-0000-7000-8000-000000000000';
 const TOKEN = 'mt_0123456789abcdef0123456789abcdef';
 
-interface Res {
-  status: number;
-  headers: Record<string, string | string[] | number | undefined>;
-  body: any;
-  text: string;
-}
-
-async function send(app: FastifyInstance, options: InjectOptions): Promise<Res> {
-  const res = await app.inject(options);
-  let body: unknown;
-  try {
-    body = res.body ? JSON.parse(res.body) : undefined;
-  } catch {
-    body = undefined;
-  }
-  return { status: res.statusCode, headers: res.headers, body, text: res.body };
-}
 
 /** A fake receiver: answers each attempt with the next outcome of the list (success when it runs out). */
 function fakeSender(outcomes: Array<Partial<SendResult>>) {

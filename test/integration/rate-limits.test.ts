@@ -8,7 +8,7 @@ import { buildApp } from '../../src/app.js';
 import { createRateLimiter, type RateLimiterOptions } from '../../src/domain/ratelimit/rate-limiter.js';
 import { createRedis } from '../../src/domain/ratelimit/redis-client.js';
 import { DIALECTS } from '../support/dialects.js';
-import { createHarness, type Caller, type Harness } from '../support/harness.js';
+import { createHarness, injectJson as send, type Caller, type Harness, type Response as Res } from '../support/harness.js';
 import { HAS_REDIS_SERVER, killAllRedis, startThrowawayRedis, type ThrowawayRedis } from '../support/redis.js';
 
 /**
@@ -30,23 +30,6 @@ const POLICIES: Record<string, string> = {
 const RATELIMIT = /^"([a-z]+)";r=(\d+);t=(\d+)$/;
 const PT_RATE_LIMIT_MESSAGE = /^Limite de requisições excedido/;
 
-interface Res {
-  status: number;
-  headers: Record<string, string | string[] | number | undefined>;
-  body: any;
-  text: string;
-}
-
-async function send(app: FastifyInstance, options: InjectOptions): Promise<Res> {
-  const res = await app.inject(options);
-  let body: unknown;
-  try {
-    body = res.body ? JSON.parse(res.body) : undefined;
-  } catch {
-    body = undefined;
-  }
-  return { status: res.statusCode, headers: res.headers, body, text: res.body };
-}
 
 function call(app: FastifyInstance, key: string | null, method: InjectOptions['method'], path: string, payload?: object, extra: Partial<InjectOptions> = {}) {
   return send(app, {

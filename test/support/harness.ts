@@ -35,6 +35,18 @@ export interface Harness {
 
 let counter = 0;
 
+/** `app.inject`, with the body parsed as JSON (undefined when empty or not JSON). */
+export async function injectJson<T = any>(app: FastifyInstance, options: InjectOptions): Promise<Response<T>> {
+  const res = await app.inject(options);
+  let body: unknown;
+  try {
+    body = res.body ? JSON.parse(res.body) : undefined;
+  } catch {
+    body = undefined;
+  }
+  return { status: res.statusCode, headers: res.headers, body: body as T, text: res.body };
+}
+
 export async function createHarness(dialect: DialectName): Promise<Harness> {
   const testDb = await openTestDb(dialect);
   const app = await buildApp({ db: testDb.db });
@@ -49,20 +61,14 @@ export async function createHarness(dialect: DialectName): Promise<Harness> {
   const keys = createApiKeysService(testDb.db.kysely, teams);
 
   async function inject<T>(options: InjectOptions): Promise<Response<T>> {
-    const res = await app.inject(options);
-    let body: unknown = undefined;
-    try {
-      body = res.body ? JSON.parse(res.body) : undefined;
-    } catch {
-      body = undefined;
-    }
+    const res = await injectJson<T>(app, options);
     const route = String(res.headers['x-test-route'] ?? '');
     delete res.headers['x-test-route'];
-    if (body !== undefined || res.body === '') {
-      const problem = validator.check(String(options.method ?? 'GET'), route, res.statusCode, body);
-      if (problem) throw new Error(`Answer does not match the OpenAPI document: ${problem}\n${res.body.slice(0, 500)}`);
+    if (res.body !== undefined || res.text === '') {
+      const problem = validator.check(String(options.method ?? 'GET'), route, res.status, res.body);
+      if (problem) throw new Error(`Answer does not match the OpenAPI document: ${problem}\n${res.text.slice(0, 500)}`);
     }
-    return { status: res.statusCode, headers: res.headers, body: body as T, text: res.body };
+    return res;
   }
 
   function caller(teamId: string, key: string): Caller {

@@ -4,7 +4,7 @@ import type { ClientUpdate, Database, NewClientRow } from '../../storage/databas
 import type { Page, Sort } from '../shared/list-query.js';
 import { normalizeTaxId } from '../shared/tax-id.js';
 import type { DialectName } from '../../storage/dialect.js';
-import { countByStatus, pageAndTotal, sortOrder, teamColumn } from '../shared/list-sql.js';
+import { countByStatus, onlyStatusFilter, pageAndTotal, sortOrder, teamColumn } from '../shared/list-sql.js';
 import { searchCondition, sqliteIndexServes } from '../shared/text-search.js';
 
 const TAX_ID_QUERY = /^(?=.*\d)[\dA-Za-z]*[./-][\dA-Za-z./\s-]*$/;
@@ -56,9 +56,6 @@ const SORT_COLUMNS = {
   status: 'status',
   type: 'type',
 } as const;
-
-/** Only the status is filtered: the total comes from the per-status counters. */
-const onlyStatusFilter = (f: ClientFilters) => Object.entries(f).every(([key, value]) => key === 'status' || value === undefined);
 
 export async function listClients(db: DbLike, dialect: DialectName, teamId: string, filters: ClientFilters, sort: Sort<ClientSortField>, page: Page) {
   const order = sortOrder(dialect, sort, sort.field === 'segment');

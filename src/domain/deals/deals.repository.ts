@@ -3,7 +3,7 @@ import { compiledQuery } from '../../storage/compiled-query.js';
 import type { Database, DealUpdate, NewDealRow } from '../../storage/database.js';
 import type { Page, Sort } from '../shared/list-query.js';
 import type { DialectName } from '../../storage/dialect.js';
-import { countByStatus, pageAndTotal, sortOrder, teamColumn } from '../shared/list-sql.js';
+import { countByStatus, onlyStatusFilter, pageAndTotal, sortOrder, teamColumn } from '../shared/list-sql.js';
 import { searchCondition, sqliteIndexServes } from '../shared/text-search.js';
 import type { DealRowWithClient } from './deals.mapper.js';
 
@@ -94,9 +94,6 @@ const SORT_COLUMNS = {
 /** From this offset on, a page's ids are found first and then their rows (cheaper than skipping whole rows). */
 const DEEP_PAGE_OFFSET = 100;
 const NULLABLE_SORTS: ReadonlySet<DealSortField> = new Set(['value', 'expected_close_date', 'phase']);
-
-/** Only the status is filtered: the total comes from the per-status counters. */
-const onlyStatusFilter = (f: DealFilters) => Object.entries(f).every(([key, value]) => key === 'status' || value === undefined);
 
 export async function listDeals(db: DbLike, dialect: DialectName, teamId: string, filters: DealFilters, sort: Sort<DealSortField>, page: Page) {
   const order = sortOrder(dialect, sort, NULLABLE_SORTS.has(sort.field));

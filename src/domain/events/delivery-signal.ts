@@ -1,4 +1,4 @@
-import { PostgresIntrospector, sql, type Kysely, type RawBuilder } from 'kysely';
+import { PostgresAdapter, sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../../storage/database.js';
 
 /**
@@ -28,7 +28,8 @@ export function onDeliveriesQueued(listener: Listener): () => void {
 
 /** True when `trx` runs on PostgreSQL (where the signal is a NOTIFY). */
 export function onPostgres(trx: Kysely<Database>): boolean {
-  return trx.introspection instanceof PostgresIntrospector;
+  // The adapter is shared, not built per call (`introspection` would build a Kysely and an introspector each time).
+  return trx.getExecutor().adapter instanceof PostgresAdapter;
 }
 
 /** PostgreSQL: the NOTIFY, as an expression to select inside the transaction that queued deliveries. */

@@ -16,10 +16,8 @@ export function searchDocument(parts: Array<string | null | undefined>): string 
 
 /** A LIKE pattern matching the folded query anywhere; `%`, `_` and `\` in the query are literal. */
 export function containsPattern(query: string): string {
-  return `%${escapeLike(foldText(query))}%`;
+  return `%${foldText(query).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
-
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** SQLite's FTS5 trigram index answers queries of three characters or more (a phrase of trigrams). */
 export const sqliteIndexServes = (queries: string[]): boolean => queries.every((q) => [...foldText(q)].length >= 3);
@@ -33,7 +31,7 @@ export const sqliteIndexServes = (queries: string[]): boolean => queries.every((
 export function searchCondition(dialect: DialectName, table: 'deals' | 'clients', queries: string[]): RawBuilder<boolean> {
   const folded = [...new Set(queries.map(foldText))];
   if (dialect !== 'sqlite' || !sqliteIndexServes(folded)) {
-    const likes = folded.map((q) => sql`${sql.ref(`${table}.search_text`)} like ${`%${escapeLike(q)}%`} escape '\\'`);
+    const likes = folded.map((q) => sql`${sql.ref(`${table}.search_text`)} like ${containsPattern(q)} escape '\\'`);
     return sql<boolean>`(${sql.join(likes, sql` or `)})`;
   }
   const fts = sql.table(`${table}_fts`);
