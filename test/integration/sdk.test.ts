@@ -89,6 +89,17 @@ function recorder(behaviour: Behaviour = (_n, url, init, next) => next(url, init
 }
 
 const cutConnection = () => new TypeError('fetch failed', { cause: Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }) });
+
+/** The first answer is dropped after the service has processed the request (a connection cut on the way back). */
+const dropFirstAnswer = () =>
+  recorder(async (n, url, init, next) => {
+    const res = await next(url, init);
+    if (n === 1) {
+      await res.arrayBuffer();
+      throw cutConnection();
+    }
+    return res;
+  });
 const fake503 = () =>
   new Response(JSON.stringify({ success: false, error: { code: 'INTERNAL_ERROR', message: 'Erro interno do servidor' } }), {
     status: 503,
@@ -348,15 +359,7 @@ for (const dialect of DIALECTS) {
 
       it('a keyed POST whose answer was lost is retried and creates exactly one deal', async () => {
         const t = await rig.team();
-        // The first answer is dropped after the service has processed the request (a connection cut on the way back).
-        const dropFirst = recorder(async (n, url, init, next) => {
-          const res = await next(url, init);
-          if (n === 1) {
-            await res.arrayBuffer();
-            throw cutConnection();
-          }
-          return res;
-        });
+        const dropFirst = dropFirstAnswer();
         const api = sdk(t.key, { fetch: dropFirst.fetch });
         const deal = await api.deals.create({ title: 'Fiat Pulse 2025 (retry)', value: 119990 });
 
@@ -385,14 +388,7 @@ for (const dialect of DIALECTS) {
 
       it('a POST without an Idempotency-Key is not retried', async () => {
         const t = await rig.team();
-        const dropFirst = recorder(async (n, url, init, next) => {
-          const res = await next(url, init);
-          if (n === 1) {
-            await res.arrayBuffer();
-            throw cutConnection();
-          }
-          return res;
-        });
+        const dropFirst = dropFirstAnswer();
         const api = sdk(t.key, { fetch: dropFirst.fetch });
         const error = await api.deals.create({ title: 'Sem chave' }, { idempotencyKey: false }).catch((e: unknown) => e);
         expect(error).toBeInstanceOf(ConnectionError);
