@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, messages, type ErrorCode } from '../errors.js';
+import { AppError, messages, type ErrorCode } from '../domain/shared/errors.js';
 import { validationMessage } from './validation-messages.js';
 
 export const envelope = (code: ErrorCode | string, message: string) => ({ success: false as const, error: { code, message } });

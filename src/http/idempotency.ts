@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { fingerprintOf, type IdempotencyStore } from '../domain/idempotency/idempotency.store.js';
-import { validationError } from '../errors.js';
+import { validationError } from '../domain/shared/errors.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

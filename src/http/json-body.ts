@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { AppError, messages } from '../errors.js';
+import { AppError, messages } from '../domain/shared/errors.js';
 
 /**
  * Only JSON bodies are accepted (anything else is 415). An empty body is "no body" rather than

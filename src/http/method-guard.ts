@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { messages } from '../errors.js';
+import { messages } from '../domain/shared/errors.js';
 import { envelope } from './error-handler.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { validationError } from '../errors.js';
+import { validationError } from '../domain/shared/errors.js';
 
 /** Path of the first string holding a NUL character, or null. Iterative: bodies may nest thousands deep. */
 function nulPath(root: unknown): string | null {

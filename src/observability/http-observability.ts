@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { LogController, type FastifyError, type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyRequest } from 'fastify';
-import { AppError } from '../errors.js';
+import { AppError } from '../domain/shared/errors.js';
 import type { Metrics } from './metrics.js';
 import { REQUEST_ID_HEADER, requestIdOptions } from './request-id.js';
 

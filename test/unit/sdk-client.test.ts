@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import type { ErrorCode as ServerErrorCode } from '../../src/errors.js';
+import type { ErrorCode as ServerErrorCode } from '../../src/domain/shared/errors.js';
 import {
   AutosalesClient,
   AutosalesError,

@@ -1,4 +1,4 @@
-import { duplicateEntry, messages, notFound, validationError } from '../../errors.js';
+import { duplicateEntry, messages, notFound, validationError } from '../shared/errors.js';
 import {
   ADDRESS_MEMBERS,
   CLIENT_SORT_FIELDS,

@@ -1,4 +1,4 @@
-import { messages, notFound, validationError } from '../../errors.js';
+import { messages, notFound, validationError } from '../shared/errors.js';
 import type { DealListInput, DealCreateInput, DealUpdateInput } from '../../http/schemas/deals.schema.js';
 import { DEAL_SORT_FIELDS } from '../../http/schemas/deals.schema.js';
 import type { Static } from 'typebox';

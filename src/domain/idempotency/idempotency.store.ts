@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { AppError } from '../../errors.js';
+import { AppError } from '../shared/errors.js';
 import type { Database } from '../../storage/database.js';
 import { uniqueViolationIndex } from '../../storage/unique-violation.js';
 import { nowIso } from '../shared/time.js';

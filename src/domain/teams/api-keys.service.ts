@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { notFound, validationError } from '../../errors.js';
+import { notFound, validationError } from '../shared/errors.js';
 import { canonicalId, newId } from '../shared/ids.js';
 import { nowIso, toApiTimestamp, toApiTimestampOrNull } from '../shared/time.js';
 import type { ApiKeyRow } from '../../storage/database.js';

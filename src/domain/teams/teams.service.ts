@@ -1,4 +1,4 @@
-import { validationError } from '../../errors.js';
+import { validationError } from '../shared/errors.js';
 import { canonicalId, newId } from '../shared/ids.js';
 import { nowIso, toApiTimestamp } from '../shared/time.js';
 import type { TeamRow } from '../../storage/database.js';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { notFound, validationError } from '../../errors.js';
+import { notFound, validationError } from '../shared/errors.js';
 import type { Db } from '../../storage/db.js';
 import type { DeliveryAttemptRow, WebhookRow } from '../../storage/database.js';
 import { EVENT_TYPES } from '../events/event-types.js';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Db } from '../../storage/db.js';
-import { messages } from '../../errors.js';
+import { messages } from '../../domain/shared/errors.js';
 import { envelope } from '../error-handler.js';
 import { ErrorEnvelope } from '../schemas/common.schema.js';
 
