@@ -1,8 +1,7 @@
-import { sql, type Kysely } from 'kysely';
-import type { Database, DeliveryRow, EventRow, WebhookRow } from '../storage/database.js';
+import type { DbExecutor } from '../storage/executor.js';
+import { sql } from 'kysely';
+import type { DeliveryRow, EventRow, WebhookRow } from '../storage/database.js';
 import type { DialectName } from '../storage/dialect.js';
-
-type DbLike = Kysely<Database>;
 
 /**
  * Takes a lease on up to `limit` due deliveries of enabled webhooks. On PostgreSQL the candidate
@@ -11,7 +10,7 @@ type DbLike = Kysely<Database>;
  * a worker that dies leaves its lease to expire and the attempt is made again.
  */
 export async function claimDue(
-  db: DbLike,
+  db: DbExecutor,
   dialect: DialectName,
   args: { now: string; leaseUntil: string; token: string; limit: number },
 ): Promise<DeliveryRow[]> {
@@ -39,7 +38,7 @@ export async function claimDue(
  * attempts reuse them byte for byte. Returns the bodies this claim stored; a delivery missing from
  * the result is not ours to fix (see `fixBody`).
  */
-export async function fixBodies(db: DbLike, token: string, bodies: Array<{ id: string; body: string }>): Promise<Map<string, string>> {
+export async function fixBodies(db: DbExecutor, token: string, bodies: Array<{ id: string; body: string }>): Promise<Map<string, string>> {
   const stored = new Map<string, string>();
   if (bodies.length === 0) return stored;
   const rows = await db
@@ -59,7 +58,7 @@ export async function fixBodies(db: DbLike, token: string, bodies: Array<{ id: s
 }
 
 /** Fixes the body at the first attempt; later attempts reuse it byte for byte. */
-export async function fixBody(db: DbLike, id: string, token: string, body: string): Promise<string> {
+export async function fixBody(db: DbExecutor, id: string, token: string, body: string): Promise<string> {
   const fixed = await db
     .updateTable('deliveries')
     .set({ body })
@@ -80,7 +79,7 @@ export interface DeliveryContext {
 }
 
 /** The event and the webhook of each claimed delivery, in one query for the whole claim. */
-export async function deliveryContexts(db: DbLike, deliveryIds: string[]): Promise<Map<string, DeliveryContext>> {
+export async function deliveryContexts(db: DbExecutor, deliveryIds: string[]): Promise<Map<string, DeliveryContext>> {
   const contexts = new Map<string, DeliveryContext>();
   if (deliveryIds.length === 0) return contexts;
   const rows = await db
@@ -153,7 +152,7 @@ export interface AttemptRecord {
  * transaction would take six; each statement runs to completion whether or not the final SELECT
  * reads it. SQLite (in-process, no round trips): the same steps in a transaction.
  */
-export async function recordAttempt(db: DbLike, dialect: DialectName, r: AttemptRecord): Promise<{ recorded: boolean; disabled: boolean }> {
+export async function recordAttempt(db: DbExecutor, dialect: DialectName, r: AttemptRecord): Promise<{ recorded: boolean; disabled: boolean }> {
   const closed = {
     status: r.ok ? ('succeeded' as const) : r.finalFailure ? ('failed' as const) : ('pending' as const),
     attempts: r.attempt,
@@ -270,7 +269,7 @@ export async function recordAttempt(db: DbLike, dialect: DialectName, r: Attempt
 }
 
 /** Due deliveries the worker would claim now: pending, due, of an enabled webhook (a disabled one's wait for `recover`). */
-export async function pendingStats(db: DbLike, now: string): Promise<{ due: number; oldestDueAt: string | null }> {
+export async function pendingStats(db: DbExecutor, now: string): Promise<{ due: number; oldestDueAt: string | null }> {
   const row = await db
     .selectFrom('deliveries')
     .innerJoin('webhooks', 'webhooks.id', 'deliveries.webhook_id')

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findClient } from '../../src/domain/clients/clients.repository.js';
+import { findClient, findClientForUpdate } from '../../src/domain/clients/clients.repository.js';
 import { createClientsService } from '../../src/domain/clients/clients.service.js';
-import { findDeal } from '../../src/domain/deals/deals.repository.js';
+import { findDeal, findDealForUpdate } from '../../src/domain/deals/deals.repository.js';
 import { createDealsService } from '../../src/domain/deals/deals.service.js';
 import { findActiveKeyByHash } from '../../src/domain/teams/api-keys.repository.js';
 import { createApiKeysService } from '../../src/domain/teams/api-keys.service.js';
@@ -86,10 +86,10 @@ for (const dialect of DIALECTS) {
     });
 
     // Only PostgreSQL locks rows (SQLite has no FOR UPDATE): the services ask for it there alone.
-    it.runIf(dialect === 'postgres')('the forUpdate variants still answer (ordinary path)', async () => {
+    it.runIf(dialect === 'postgres')('the ForUpdate variants still answer (ordinary path)', async () => {
       await k.transaction().execute(async (trx) => {
-        expect((await findDeal(trx, teamId, dealIds[0], { forUpdate: true }))?.client_name).toBe('Ana');
-        expect((await findClient(trx, teamId, clientIds[1], { forUpdate: true }))?.name).toBe('Bruno');
+        expect((await findDealForUpdate(trx, teamId, dealIds[0]))?.client_name).toBe('Ana');
+        expect((await findClientForUpdate(trx, teamId, clientIds[1]))?.name).toBe('Bruno');
       });
     });
 

@@ -9,6 +9,7 @@ import {
   type ClientUpdateInput,
 } from '../../http/schemas/clients.schema.js';
 import type { Db } from '../../storage/db.js';
+import type { DbExecutor, Trx } from '../../storage/executor.js';
 import type { ClientUpdate, NewClientRow } from '../../storage/database.js';
 import { uniqueViolationIndex } from '../../storage/unique-violation.js';
 import { canonicalId, newId } from '../shared/ids.js';
@@ -22,8 +23,6 @@ import type { Static } from 'typebox';
 import type { ClientUpdated } from '../../http/schemas/responses.schema.js';
 import { recordEvents } from '../events/events.repository.js';
 import * as repo from './clients.repository.js';
-
-type Kdb = Db['kysely'];
 
 /** Fields a PUT may send: every field accepted on create. */
 export const CLIENT_UPDATABLE = [
@@ -144,10 +143,18 @@ export function createClientsService(db: Db) {
   const k = db.kysely;
   const lockRows = db.dialect === 'postgres';
 
-  /** `forUpdate`: writers lock the row (PostgreSQL) so concurrent updates compute from the row they replace; reads never do. */
-  async function load(trx: Kdb, teamId: string, rawId: string, forUpdate = lockRows) {
+  /** Reads never lock. */
+  async function load(db: DbExecutor, teamId: string, rawId: string) {
     const id = canonicalId(rawId);
-    const row = id ? await repo.findClient(trx, teamId, id, { forUpdate }) : undefined;
+    const row = id ? await repo.findClient(db, teamId, id) : undefined;
+    if (!row) throw notFound(messages.clientNotFound);
+    return toClientState(row);
+  }
+
+  /** Writers lock the row (PostgreSQL) so concurrent updates compute from the row they replace. */
+  async function loadForUpdate(trx: Trx, teamId: string, rawId: string) {
+    const id = canonicalId(rawId);
+    const row = id ? await (lockRows ? repo.findClientForUpdate(trx, teamId, id) : repo.findClient(trx, teamId, id)) : undefined;
     if (!row) throw notFound(messages.clientNotFound);
     return toClientState(row);
   }
@@ -168,7 +175,7 @@ export function createClientsService(db: Db) {
     },
 
     async get(teamId: string, rawId: string): Promise<ClientView> {
-      return toClientView(await load(k, teamId, rawId, false));
+      return toClientView(await load(k, teamId, rawId));
     },
 
     async create(teamId: string, input: ClientCreateInput): Promise<ClientView> {
@@ -204,7 +211,7 @@ export function createClientsService(db: Db) {
       if (sent.length === 0) throw validationError(messages.noFieldToUpdate);
       const change = await guardDuplicates(() =>
         k.transaction().execute(async (trx) => {
-          const current = await load(trx, teamId, rawId);
+          const current = await loadForUpdate(trx, teamId, rawId);
           if (body.type !== undefined && body.type !== current.type) throw validationError("Campo 'type' não pode ser alterado");
           checkFieldsApply(current.type, body);
           const next: ClientState = { ...current, status: 'active' };
@@ -232,7 +239,7 @@ export function createClientsService(db: Db) {
     /** DELETE: deactivates; deleting an inactive client again answers with its original deactivated_at. */
     async deactivate(teamId: string, rawId: string): Promise<ClientChange & { deactivatedAt: string }> {
       return k.transaction().execute(async (trx) => {
-        const current = await load(trx, teamId, rawId);
+        const current = await loadForUpdate(trx, teamId, rawId);
         if (current.status === 'inactive') {
           const row = await repo.findClient(trx, teamId, current.id);
           return { client: toClientView(current), previous: {}, deactivatedAt: toApiTimestamp(row?.deactivated_at ?? current.updated_at) };

@@ -4,6 +4,7 @@ import { DEAL_SORT_FIELDS } from '../../http/schemas/deals.schema.js';
 import type { Static } from 'typebox';
 import type { DealUpdated } from '../../http/schemas/responses.schema.js';
 import type { Db } from '../../storage/db.js';
+import type { DbExecutor, Trx } from '../../storage/executor.js';
 import type { DealUpdate, NewDealRow } from '../../storage/database.js';
 import { findClientRef } from '../clients/clients.lookup.js';
 import type { EventType } from '../events/event-types.js';
@@ -16,8 +17,6 @@ import { dayBounds, nowIso, toApiTimestamp } from '../shared/time.js';
 import { findPhase } from '../teams/teams.repository.js';
 import { toDealView, type DealView } from './deals.mapper.js';
 import * as repo from './deals.repository.js';
-
-type Kdb = Db['kysely'];
 
 const PRIORITY_RANK = { baixa: 1, media: 2, alta: 3 } as const;
 
@@ -58,13 +57,13 @@ function centsOf(value: number | null | undefined): number | null {
   return cents;
 }
 
-async function phaseOrThrow(db: Kdb, teamId: string, name: string) {
+async function phaseOrThrow(db: DbExecutor, teamId: string, name: string) {
   const phase = await findPhase(db, teamId, name);
   if (!phase) throw validationError(messages.invalidPhase);
   return phase;
 }
 
-async function clientOrThrow(db: Kdb, teamId: string, clientId: string) {
+async function clientOrThrow(db: DbExecutor, teamId: string, clientId: string) {
   const client = await findClientRef(db, teamId, clientId);
   if (!client) throw validationError(messages.clientNotFound);
   return client;
@@ -102,10 +101,18 @@ export function createDealsService(db: Db) {
   const k = db.kysely;
   const lockRows = db.dialect === 'postgres';
 
-  /** `forUpdate`: writers lock the row (PostgreSQL) so concurrent updates compute from the row they replace; reads never do. */
-  async function load(trx: Kdb, teamId: string, rawId: string, forUpdate = lockRows) {
+  /** Reads never lock. */
+  async function load(db: DbExecutor, teamId: string, rawId: string) {
     const id = canonicalId(rawId);
-    const row = id ? await repo.findDeal(trx, teamId, id, { forUpdate }) : undefined;
+    const row = id ? await repo.findDeal(db, teamId, id) : undefined;
+    if (!row) throw notFound(messages.dealNotFound);
+    return row;
+  }
+
+  /** Writers lock the row (PostgreSQL) so concurrent updates compute from the row they replace. */
+  async function loadForUpdate(trx: Trx, teamId: string, rawId: string) {
+    const id = canonicalId(rawId);
+    const row = id ? await (lockRows ? repo.findDealForUpdate(trx, teamId, id) : repo.findDeal(trx, teamId, id)) : undefined;
     if (!row) throw notFound(messages.dealNotFound);
     return row;
   }
@@ -141,7 +148,7 @@ export function createDealsService(db: Db) {
     },
 
     async get(teamId: string, rawId: string): Promise<DealView> {
-      return toDealView(await load(k, teamId, rawId, false));
+      return toDealView(await load(k, teamId, rawId));
     },
 
     async create(teamId: string, input: DealCreateInput): Promise<DealView> {
@@ -189,7 +196,7 @@ export function createDealsService(db: Db) {
       const sent = DEAL_UPDATABLE.filter((f) => body[f] !== undefined);
       if (sent.length === 0) throw validationError(messages.noFieldToUpdate);
       const change = await k.transaction().execute(async (trx) => {
-        const current = toDealView(await load(trx, teamId, rawId));
+        const current = toDealView(await loadForUpdate(trx, teamId, rawId));
         const next: DealView = { ...current };
         for (const field of sent) (next as unknown as Record<string, unknown>)[field] = body[field];
         // Compare and echo the value as it will be stored (whole cents).
@@ -224,7 +231,7 @@ export function createDealsService(db: Db) {
     /** DELETE: archives; deleting an archived deal again answers with its original archived_at. */
     async archive(teamId: string, rawId: string): Promise<DealChange & { archivedAt: string }> {
       return k.transaction().execute(async (trx) => {
-        const row = await load(trx, teamId, rawId);
+        const row = await loadForUpdate(trx, teamId, rawId);
         const current = toDealView(row);
         if (row.status === 'arquivado') {
           return { deal: current, previous: {}, archivedAt: toApiTimestamp(row.archived_at ?? row.updated_at) };

@@ -1,5 +1,5 @@
-import { PostgresAdapter, sql, type Kysely, type RawBuilder } from 'kysely';
-import type { Database } from '../../storage/database.js';
+import type { DbExecutor } from '../../storage/executor.js';
+import { PostgresAdapter, sql, type RawBuilder } from 'kysely';
 
 /**
  * "Deliveries were queued": lets a delivery worker claim them at once instead of at its next poll.
@@ -27,7 +27,7 @@ export function onDeliveriesQueued(listener: Listener): () => void {
 }
 
 /** True when `trx` runs on PostgreSQL (where the signal is a NOTIFY). */
-export function onPostgres(trx: Kysely<Database>): boolean {
+export function onPostgres(trx: DbExecutor): boolean {
   // The adapter is shared, not built per call (`introspection` would build a Kysely and an introspector each time).
   return trx.getExecutor().adapter instanceof PostgresAdapter;
 }

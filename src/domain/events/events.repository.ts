@@ -1,6 +1,6 @@
-import type { Kysely } from 'kysely';
+import type { Trx } from '../../storage/executor.js';
 import { v7 as uuidv7 } from 'uuid';
-import type { Database, EventRow } from '../../storage/database.js';
+import type { EventRow } from '../../storage/database.js';
 import { newId } from '../shared/ids.js';
 import { nowIso, toApiTimestamp } from '../shared/time.js';
 import { notifyDeliveries, onPostgres, signalInProcess } from './delivery-signal.js';
@@ -19,7 +19,7 @@ export const newEventId = (): string => `evt_${uuidv7().replaceAll('-', '')}`;
  * The transactional outbox: call inside the transaction that makes the change, so a committed
  * change always has its events (and their deliveries) and a rolled-back one never does.
  */
-export async function recordEvents(trx: Kysely<Database>, teamId: string, drafts: EventDraft[]): Promise<EventRow[]> {
+export async function recordEvents(trx: Trx, teamId: string, drafts: EventDraft[]): Promise<EventRow[]> {
   if (drafts.length === 0) return [];
   const createdAt = nowIso();
   const events = drafts.map((d) => ({

@@ -1,7 +1,6 @@
+import type { DbExecutor } from '../../storage/executor.js';
 import { createHash } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import { AppError } from '../shared/errors.js';
-import type { Database } from '../../storage/database.js';
 import { uniqueViolationIndex } from '../../storage/unique-violation.js';
 import { nowIso } from '../shared/time.js';
 
@@ -17,7 +16,7 @@ export const fingerprintOf = (method: string, route: string, body: unknown): str
 const ageMs = (value: Date | string) => Date.now() - new Date(value).getTime();
 
 /** Stripe's semantics, stored in the database so they hold across processes. */
-export function createIdempotencyStore(db: Kysely<Database>) {
+export function createIdempotencyStore(db: DbExecutor) {
   async function claim(teamId: string, key: string, fingerprint: string): Promise<boolean> {
     const now = nowIso();
     try {

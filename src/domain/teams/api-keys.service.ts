@@ -1,10 +1,10 @@
+import type { DbExecutor } from '../../storage/executor.js';
 import { createHash, randomBytes } from 'node:crypto';
 import { notFound, validationError } from '../shared/errors.js';
 import { canonicalId, newId } from '../shared/ids.js';
 import { nowIso, toApiTimestamp, toApiTimestampOrNull } from '../shared/time.js';
 import type { ApiKeyRow } from '../../storage/database.js';
 import * as repo from './api-keys.repository.js';
-import type { DbLike } from './teams.repository.js';
 import type { Plan, TeamsService } from './teams.service.js';
 
 export const SCOPES = ['deals:read', 'deals:write', 'clients:read', 'clients:write'] as const;
@@ -51,7 +51,7 @@ export function parseScopes(raw: string[] | undefined): Scope[] {
   return SCOPES.filter((s) => raw.includes(s));
 }
 
-export function createApiKeysService(db: DbLike, teams: Pick<TeamsService, 'find'>) {
+export function createApiKeysService(db: DbExecutor, teams: Pick<TeamsService, 'find'>) {
   return {
     /** Creates a key; the secret is in the result and nowhere else, ever. */
     async create(input: { teamId: string; name?: string; scopes?: string[] }): Promise<ApiKeyView & { key: string }> {

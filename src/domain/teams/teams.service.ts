@@ -1,9 +1,10 @@
+import type { DbExecutor } from '../../storage/executor.js';
 import { validationError } from '../shared/errors.js';
 import { canonicalId, newId } from '../shared/ids.js';
 import { nowIso, toApiTimestamp } from '../shared/time.js';
 import type { TeamRow } from '../../storage/database.js';
 import * as repo from './teams.repository.js';
-import type { DbLike, PhaseRow } from './teams.repository.js';
+import type { PhaseRow } from './teams.repository.js';
 
 export const PLANS = ['starter', 'professional', 'autoshopping'] as const;
 export type Plan = (typeof PLANS)[number];
@@ -34,7 +35,7 @@ export interface CreateTeamInput {
   alertEmail?: string | null;
 }
 
-export function createTeamsService(db: DbLike) {
+export function createTeamsService(db: DbExecutor) {
   async function view(team: TeamRow): Promise<TeamView> {
     return {
       id: team.id,

@@ -1,25 +1,24 @@
-import type { Insertable, Kysely, Updateable } from 'kysely';
-import type { Database, WebhookTable } from '../../storage/database.js';
+import type { DbExecutor } from '../../storage/executor.js';
+import type { Insertable, Updateable } from 'kysely';
+import type { WebhookTable } from '../../storage/database.js';
 import { newId } from '../shared/ids.js';
 import { nowIso } from '../shared/time.js';
 
-type DbLike = Kysely<Database>;
+export const insertWebhook = (db: DbExecutor, row: Insertable<WebhookTable>) => db.insertInto('webhooks').values(row).execute();
 
-export const insertWebhook = (db: DbLike, row: Insertable<WebhookTable>) => db.insertInto('webhooks').values(row).execute();
+export const findWebhook = (db: DbExecutor, id: string) => db.selectFrom('webhooks').selectAll().where('id', '=', id).executeTakeFirst();
 
-export const findWebhook = (db: DbLike, id: string) => db.selectFrom('webhooks').selectAll().where('id', '=', id).executeTakeFirst();
-
-export const listWebhooks = (db: DbLike, teamId: string) =>
+export const listWebhooks = (db: DbExecutor, teamId: string) =>
   db.selectFrom('webhooks').selectAll().where('team_id', '=', teamId).orderBy('created_at').orderBy('id').execute();
 
-export async function updateWebhook(db: DbLike, id: string, patch: Updateable<WebhookTable>) {
+export async function updateWebhook(db: DbExecutor, id: string, patch: Updateable<WebhookTable>) {
   await db.updateTable('webhooks').set(patch).where('id', '=', id).execute();
   return findWebhook(db, id);
 }
 
-export const findEvent = (db: DbLike, id: string) => db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst();
+export const findEvent = (db: DbExecutor, id: string) => db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst();
 
-export const listAttempts = (db: DbLike, webhookId: string, limit: number) =>
+export const listAttempts = (db: DbExecutor, webhookId: string, limit: number) =>
   db
     .selectFrom('delivery_attempts')
     .selectAll()
@@ -30,7 +29,7 @@ export const listAttempts = (db: DbLike, webhookId: string, limit: number) =>
     .execute();
 
 /** Events of the team since a time that this webhook has not received (no succeeded delivery). */
-export const undeliveredEventsSince = (db: DbLike, webhookId: string, teamId: string, since: string) =>
+export const undeliveredEventsSince = (db: DbExecutor, webhookId: string, teamId: string, since: string) =>
   db
     .selectFrom('events')
     .select(['events.id', 'events.type'])
@@ -56,7 +55,7 @@ export const undeliveredEventsSince = (db: DbLike, webhookId: string, teamId: st
  * Puts a (webhook, event) delivery back in the queue as a fresh series of attempts, due now.
  * An existing delivery keeps its body, so the bytes sent stay the same as before.
  */
-export async function queueDelivery(db: DbLike, teamId: string, webhookId: string, eventId: string): Promise<void> {
+export async function queueDelivery(db: DbExecutor, teamId: string, webhookId: string, eventId: string): Promise<void> {
   const now = nowIso();
   const fresh = { status: 'pending' as const, attempts: 0, next_attempt_at: now, lease_until: null, lease_token: null, first_attempt_at: null, completed_at: null };
   const updated = await db.updateTable('deliveries').set(fresh).where('webhook_id', '=', webhookId).where('event_id', '=', eventId).executeTakeFirst();
