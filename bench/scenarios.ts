@@ -1,6 +1,6 @@
 // The HTTP scenarios of issue 6 point 3, as request generators for autocannon.
-import type { DealListInput } from '../src/http/schemas/deals.schema.js';
-import type { ClientListInput } from '../src/http/schemas/clients.schema.js';
+import type { DealListInput } from '../src/domain/deals/deals.types.js';
+import type { ClientListInput } from '../src/domain/clients/clients.types.js';
 import { createClientsService } from '../src/domain/clients/clients.service.js';
 import { createDealsService } from '../src/domain/deals/deals.service.js';
 import type { Db } from '../src/storage/db.js';

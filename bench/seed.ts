@@ -2,7 +2,7 @@
 // and deals inserted in bulk through Kysely, in transactions, with exactly the derived columns the
 // API writes (search_text, name_key/title_key, normalized tax ids, cents, JSON tags and address).
 import { sql } from 'kysely';
-import { ADDRESS_MEMBERS } from '../src/http/schemas/clients.schema.js';
+import { ADDRESS_MEMBERS } from '../src/domain/clients/clients.types.js';
 import { createApiKeysService } from '../src/domain/teams/api-keys.service.js';
 import { insertTeam } from '../src/domain/teams/teams.repository.js';
 import { DEFAULT_PHASES, createTeamsService } from '../src/domain/teams/teams.service.js';

@@ -7,10 +7,10 @@ import { normalizeTaxId } from '../shared/tax-id.js';
 import type { DialectName } from '../../storage/dialect.js';
 import { countByStatus, onlyStatusFilter, pageAndTotal, sortOrder, teamColumn } from '../shared/list-sql.js';
 import { searchCondition, sqliteIndexServes } from '../shared/text-search.js';
+import type { ClientSortField } from './clients.types.js';
 
 const TAX_ID_QUERY = /^(?=.*\d)[\dA-Za-z]*[./-][\dA-Za-z./\s-]*$/;
 
-export type ClientSortField = 'created_at' | 'updated_at' | 'name' | 'segment' | 'status' | 'type';
 
 export interface ClientFilters {
   type?: string;

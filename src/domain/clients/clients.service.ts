@@ -1,13 +1,4 @@
 import { duplicateEntry, messages, notFound, validationError } from '../shared/errors.js';
-import {
-  ADDRESS_MEMBERS,
-  CLIENT_SORT_FIELDS,
-  PF_ONLY,
-  PJ_ONLY,
-  type ClientCreateInput,
-  type ClientListInput,
-  type ClientUpdateInput,
-} from '../../http/schemas/clients.schema.js';
 import type { Db } from '../../storage/db.js';
 import type { DbExecutor, Trx } from '../../storage/executor.js';
 import type { ClientUpdate, NewClientRow } from '../../storage/database.js';
@@ -18,53 +9,33 @@ import { fromCents, toCents } from '../shared/money.js';
 import { isValidCnpj, isValidCpf, normalizeTaxId } from '../shared/tax-id.js';
 import { foldText, searchDocument } from '../shared/text-search.js';
 import { nowIso, toApiTimestamp } from '../shared/time.js';
-import { pick, toClientListItem, toClientState, toClientView, type Address, type ClientListView, type ClientState, type ClientView } from './clients.mapper.js';
-import type { Static } from 'typebox';
-import type { ClientUpdated } from '../../http/schemas/responses.schema.js';
+import { toClientListItem, toClientState, toClientView } from './clients.mapper.js';
 import { recordEvents } from '../events/events.repository.js';
 import * as repo from './clients.repository.js';
-
-/** Fields a PUT may send: every field accepted on create. */
-export const CLIENT_UPDATABLE = [
-  'type',
-  'name',
-  'display_name',
-  'email',
-  'phone',
-  'mobile_phone',
-  'whatsapp',
-  'cpf',
-  'rg',
-  'birth_date',
-  'gender',
-  'marital_status',
-  'nationality',
-  'cnpj',
-  'legal_name',
-  'trade_name',
-  'state_registration',
-  'municipal_registration',
-  'segment',
-  'source',
-  'store_id',
-  'address',
-  'notes',
-  'tags',
-  'credit_limit',
-] as const satisfies ReadonlyArray<keyof ClientUpdateInput & keyof ClientState>;
-type Field = (typeof CLIENT_UPDATABLE)[number];
+import {
+  ADDRESS_MEMBERS,
+  CLIENT_SORT_FIELDS,
+  CLIENT_UPDATABLE,
+  PF_ONLY,
+  PJ_ONLY,
+  type Address,
+  type ClientCreateInput,
+  type ClientDeactivateResult,
+  type ClientField,
+  type ClientListInput,
+  type ClientListView,
+  type ClientState,
+  type ClientUpdateInput,
+  type ClientUpdateResult,
+  type ClientView,
+} from './clients.types.js';
 
 /** Attributes compared to decide whether a PUT changed anything (all but the timestamps). */
 const TRACKED = [...CLIENT_UPDATABLE, 'status'] as const;
 
-export interface ClientChange {
-  client: ClientView;
-  previous: Partial<ClientState>;
-}
-
 const EMPTY_ADDRESS = Object.fromEntries(ADDRESS_MEMBERS.map((m) => [m, null])) as Address;
 
-function checkFieldsApply(type: 'PF' | 'PJ', body: Partial<Record<Field, unknown>>) {
+function checkFieldsApply(type: 'PF' | 'PJ', body: Partial<Record<ClientField, unknown>>) {
   const foreign = type === 'PF' ? PJ_ONLY : PF_ONLY;
   const wrong = foreign.find((f) => body[f] !== undefined && body[f] !== null);
   if (wrong) throw validationError(`Campo '${wrong}' não se aplica a clientes do tipo ${type}`);
@@ -182,7 +153,7 @@ export function createClientsService(db: Db) {
       checkFieldsApply(input.type, input);
       const now = toApiTimestamp(nowIso());
       const state: ClientState = {
-        ...(Object.fromEntries(CLIENT_UPDATABLE.map((f) => [f, input[f] ?? null])) as Pick<ClientState, Field>),
+        ...(Object.fromEntries(CLIENT_UPDATABLE.map((f) => [f, input[f] ?? null])) as Pick<ClientState, ClientField>),
         id: newId(),
         type: input.type,
         name: input.name,
@@ -206,7 +177,7 @@ export function createClientsService(db: Db) {
     },
 
     /** Applies a PUT; an inactive client is reactivated by any valid field. */
-    async update(teamId: string, rawId: string, body: ClientUpdateInput): Promise<ClientChange & { response: Static<typeof ClientUpdated> }> {
+    async update(teamId: string, rawId: string, body: ClientUpdateInput): Promise<ClientUpdateResult> {
       const sent = CLIENT_UPDATABLE.filter((f) => body[f] !== undefined);
       if (sent.length === 0) throw validationError(messages.noFieldToUpdate);
       const change = await guardDuplicates(() =>
@@ -231,13 +202,11 @@ export function createClientsService(db: Db) {
           return { state: next, previous };
         }),
       );
-      // municipal_registration is write-only: it never appears in a response.
-      const fields = ['id', ...sent.filter((f) => f !== 'municipal_registration'), ...('status' in change.previous ? ['status'] : []), 'updated_at'];
-      return { client: toClientView(change.state), previous: change.previous, response: pick(change.state, fields) as Static<typeof ClientUpdated> };
+      return { client: toClientView(change.state), previous: change.previous, state: change.state, sent };
     },
 
     /** DELETE: deactivates; deleting an inactive client again answers with its original deactivated_at. */
-    async deactivate(teamId: string, rawId: string): Promise<ClientChange & { deactivatedAt: string }> {
+    async deactivate(teamId: string, rawId: string): Promise<ClientDeactivateResult> {
       return k.transaction().execute(async (trx) => {
         const current = await loadForUpdate(trx, teamId, rawId);
         if (current.status === 'inactive') {

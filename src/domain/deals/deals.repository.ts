@@ -7,17 +7,8 @@ import type { DialectName } from '../../storage/dialect.js';
 import { countByStatus, onlyStatusFilter, pageAndTotal, sortOrder, teamColumn } from '../shared/list-sql.js';
 import { searchCondition, sqliteIndexServes } from '../shared/text-search.js';
 import type { DealRowWithClient } from './deals.mapper.js';
+import type { DealSortField } from './deals.types.js';
 
-export type DealSortField =
-  | 'created_at'
-  | 'updated_at'
-  | 'title'
-  | 'value'
-  | 'probability'
-  | 'expected_close_date'
-  | 'priority'
-  | 'phase'
-  | 'status';
 
 export interface DealFilters {
   status?: string;

@@ -1,8 +1,4 @@
 import { messages, notFound, validationError } from '../shared/errors.js';
-import type { DealListInput, DealCreateInput, DealUpdateInput } from '../../http/schemas/deals.schema.js';
-import { DEAL_SORT_FIELDS } from '../../http/schemas/deals.schema.js';
-import type { Static } from 'typebox';
-import type { DealUpdated } from '../../http/schemas/responses.schema.js';
 import type { Db } from '../../storage/db.js';
 import type { DbExecutor, Trx } from '../../storage/executor.js';
 import type { DealUpdate, NewDealRow } from '../../storage/database.js';
@@ -15,40 +11,21 @@ import { fromCents, lowerBoundCents, toCents, upperBoundCents } from '../shared/
 import { foldText, searchDocument } from '../shared/text-search.js';
 import { dayBounds, nowIso, toApiTimestamp } from '../shared/time.js';
 import { findPhase } from '../teams/teams.repository.js';
-import { toDealView, type DealView } from './deals.mapper.js';
+import { toDealView } from './deals.mapper.js';
 import * as repo from './deals.repository.js';
+import {
+  DEAL_SORT_FIELDS,
+  DEAL_UPDATABLE,
+  type DealArchiveResult,
+  type DealCreateInput,
+  type DealField,
+  type DealListInput,
+  type DealUpdateInput,
+  type DealUpdateResult,
+  type DealView,
+} from './deals.types.js';
 
 const PRIORITY_RANK = { baixa: 1, media: 2, alta: 3 } as const;
-
-/** Fields a PUT may change, in the contract's order. */
-export const DEAL_UPDATABLE = [
-  'title',
-  'description',
-  'value',
-  'phase',
-  'priority',
-  'status',
-  'probability',
-  'expected_close_date',
-  'responsible_id',
-  'source',
-  'client_id',
-  'case_id',
-  'loss_reason',
-  'tags',
-  'is_starred',
-  'store_id',
-] as const satisfies ReadonlyArray<keyof DealUpdateInput & keyof DealView>;
-type Updatable = (typeof DEAL_UPDATABLE)[number];
-
-/** PUT always answers with these, plus every field the body sent. */
-const PUT_SUMMARY = ['title', 'value', 'phase', 'priority', 'probability', 'status'] as const;
-
-export interface DealChange {
-  deal: DealView;
-  /** Earlier values of the attributes that changed (empty when nothing did). */
-  previous: Partial<DealView>;
-}
 
 function centsOf(value: number | null | undefined): number | null {
   if (value === null || value === undefined) return null;
@@ -70,7 +47,7 @@ async function clientOrThrow(db: DbExecutor, teamId: string, clientId: string) {
 }
 
 /** The columns that hold each API attribute of a deal. */
-function columnsFor(field: Updatable, next: DealView): DealUpdate {
+function columnsFor(field: DealField, next: DealView): DealUpdate {
   switch (field) {
     case 'title':
     case 'description':
@@ -191,8 +168,8 @@ export function createDealsService(db: Db) {
       });
     },
 
-    /** Applies a PUT; returns the deal after it, the earlier values of what changed, and the response body. */
-    async update(teamId: string, rawId: string, body: DealUpdateInput): Promise<DealChange & { response: Static<typeof DealUpdated> }> {
+    /** Applies a PUT; returns the deal after it, the earlier values of what changed, and the fields the body sent. */
+    async update(teamId: string, rawId: string, body: DealUpdateInput): Promise<DealUpdateResult> {
       const sent = DEAL_UPDATABLE.filter((f) => body[f] !== undefined);
       if (sent.length === 0) throw validationError(messages.noFieldToUpdate);
       const change = await k.transaction().execute(async (trx) => {
@@ -223,13 +200,11 @@ export function createDealsService(db: Db) {
         await recordEvents(trx, teamId, updateEvents(changed, next).map((type) => ({ type, object: next, previous })));
         return { deal: next, previous };
       });
-      const fields = ['id', ...PUT_SUMMARY, ...sent, ...(sent.includes('client_id') ? ['client'] : []), 'updated_at'] as const;
-      const response = Object.fromEntries(fields.map((f) => [f, change.deal[f as keyof DealView]])) as Static<typeof DealUpdated>;
-      return { ...change, response };
+      return { ...change, sent };
     },
 
     /** DELETE: archives; deleting an archived deal again answers with its original archived_at. */
-    async archive(teamId: string, rawId: string): Promise<DealChange & { archivedAt: string }> {
+    async archive(teamId: string, rawId: string): Promise<DealArchiveResult> {
       return k.transaction().execute(async (trx) => {
         const row = await loadForUpdate(trx, teamId, rawId);
         const current = toDealView(row);

@@ -4,12 +4,23 @@ import { teamOf } from '../auth.js';
 import { BEARER, REPLAYED_HEADER, authErrors, errors, ok } from '../openapi/route-docs.js';
 import { IdParams, IdempotencyHeaders } from '../schemas/common.schema.js';
 import { DealCreateBody, DealListQuery, DealUpdateBody } from '../schemas/deals.schema.js';
+import type { Static } from 'typebox';
+import type { DealUpdateResult, DealView } from '../../domain/deals/deals.types.js';
 import { Deal, DealArchived, DealUpdated, Page, Success } from '../schemas/responses.schema.js';
 
 const read = { auth: { scope: 'deals:read' } } as const;
 const write = { auth: { scope: 'deals:write' } } as const;
 const doc = { tags: ['Deals'], security: BEARER };
 const notFound = { 404: errors.notFound('Negócio não encontrado') };
+
+/** PUT always answers with these, plus every field the body sent. */
+const PUT_SUMMARY = ['title', 'value', 'phase', 'priority', 'probability', 'status'] as const;
+
+/** The PUT answer: id, the summary fields, every field sent (and the embedded client with client_id), updated_at. */
+function updatedAnswer({ deal, sent }: DealUpdateResult): Static<typeof DealUpdated> {
+  const fields: ReadonlyArray<keyof DealView> = ['id', ...PUT_SUMMARY, ...sent, ...(sent.includes('client_id') ? (['client'] as const) : []), 'updated_at'];
+  return Object.fromEntries(fields.map((f) => [f, deal[f]])) as Static<typeof DealUpdated>;
+}
 
 export function dealsRoutes(deals: DealsService): FastifyPluginAsyncTypebox {
   return async (app) => {
@@ -97,8 +108,8 @@ export function dealsRoutes(deals: DealsService): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => {
-        const { response } = await deals.update(teamOf(request), request.params.id, request.body);
-        return { success: true as const, data: response };
+        const change = await deals.update(teamOf(request), request.params.id, request.body);
+        return { success: true as const, data: updatedAnswer(change) };
       },
     );
 
