@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { rateLimitHeaders, type Decision, type RateLimiter } from '../domain/ratelimit/rate-limiter.js';
-import type { ApiKeysService, AuthContext, Scope } from '../domain/teams/api-keys.service.js';
+import type { ApiKeysService } from '../domain/teams/api-keys.service.js';
+import type { AuthContext, Scope } from '../domain/teams/api-keys.types.js';
 import { AppError, messages } from '../domain/shared/errors.js';
 import { failOpen, tooManyRequests } from './rate-limit.js';
 

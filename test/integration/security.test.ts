@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SCOPES, createApiKeysService } from '../../src/domain/teams/api-keys.service.js';
+import { createApiKeysService } from '../../src/domain/teams/api-keys.service.js';
+import { SCOPES } from '../../src/domain/teams/api-keys.types.js';
 import { createTeamsService } from '../../src/domain/teams/teams.service.js';
 import { DIALECTS } from '../support/dialects.js';
 import { createHarness, type Harness } from '../support/harness.js';

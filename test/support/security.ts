@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { InjectOptions } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { createApiKeysService, SCOPES, type Scope } from '../../src/domain/teams/api-keys.service.js';
+import { createApiKeysService } from '../../src/domain/teams/api-keys.service.js';
+import { SCOPES, type Scope } from '../../src/domain/teams/api-keys.types.js';
 import { createTeamsService } from '../../src/domain/teams/teams.service.js';
 import type { Caller, Harness, Response } from './harness.js';
 

@@ -1,7 +1,8 @@
 import { inspect } from 'node:util';
 import { createAlertMailer } from '../../src/alerts/alert-mailer.js';
 import { createTeamsService } from '../../src/domain/teams/teams.service.js';
-import { createWebhooksService, type WebhookView, type WebhooksService } from '../../src/domain/webhooks/webhooks.service.js';
+import { createWebhooksService, type WebhooksService } from '../../src/domain/webhooks/webhooks.service.js';
+import type { WebhookView } from '../../src/domain/webhooks/webhooks.types.js';
 import type { Db } from '../../src/storage/db.js';
 import type { DialectName } from '../../src/storage/dialect.js';
 import { createDeliveryWorker, type DeliveryWorker, type WorkerLogger } from '../../src/worker/delivery-worker.js';

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import type { WebhookView } from '../../domain/webhooks/webhooks.service.js';
+import type { WebhookView } from '../../domain/webhooks/webhooks.types.js';
 import { withContext } from '../context.js';
 import { print, table } from '../output.js';
 

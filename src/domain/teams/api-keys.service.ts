@@ -5,32 +5,13 @@ import { canonicalId, newId } from '../shared/ids.js';
 import { nowIso, toApiTimestamp, toApiTimestampOrNull } from '../shared/time.js';
 import type { ApiKeyRow } from '../../storage/database.js';
 import * as repo from './api-keys.repository.js';
-import type { Plan, TeamsService } from './teams.service.js';
-
-export const SCOPES = ['deals:read', 'deals:write', 'clients:read', 'clients:write'] as const;
-export type Scope = (typeof SCOPES)[number];
+import type { TeamsService } from './teams.service.js';
+import { SCOPES, type ApiKeyView, type AuthContext, type CreateApiKeyInput, type Scope } from './api-keys.types.js';
 
 const KEY_PREFIX = 'ask_';
 
 /** SHA-256 is enough here: keys carry 256 random bits, so there is nothing to brute-force offline. */
 export const hashApiKey = (key: string): string => createHash('sha256').update(key).digest('hex');
-
-export interface ApiKeyView {
-  id: string;
-  team_id: string;
-  name: string | null;
-  prefix: string;
-  scopes: Scope[];
-  created_at: string;
-  revoked_at: string | null;
-}
-
-export interface AuthContext {
-  keyId: string;
-  teamId: string;
-  plan: Plan;
-  scopes: ReadonlySet<string>;
-}
 
 function view(row: ApiKeyRow): ApiKeyView {
   return {
@@ -54,7 +35,7 @@ export function parseScopes(raw: string[] | undefined): Scope[] {
 export function createApiKeysService(db: DbExecutor, teams: Pick<TeamsService, 'find'>) {
   return {
     /** Creates a key; the secret is in the result and nowhere else, ever. */
-    async create(input: { teamId: string; name?: string; scopes?: string[] }): Promise<ApiKeyView & { key: string }> {
+    async create(input: CreateApiKeyInput): Promise<ApiKeyView & { key: string }> {
       const team = await teams.find(input.teamId);
       if (!team) throw notFound('Time não encontrado');
       const scopes = parseScopes(input.scopes);

@@ -1,13 +1,8 @@
 import type { DbExecutor } from '../../storage/executor.js';
+import type { Phase } from './teams.types.js';
 import type { NewTeamRow } from '../../storage/database.js';
 
-export interface PhaseRow {
-  name: string;
-  position: number;
-  probability: number;
-}
-
-export async function insertTeam(db: DbExecutor, team: NewTeamRow, phases: PhaseRow[]): Promise<void> {
+export async function insertTeam(db: DbExecutor, team: NewTeamRow, phases: Phase[]): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await trx.insertInto('teams').values(team).execute();
     await trx
@@ -21,7 +16,7 @@ export const findTeam = (db: DbExecutor, id: string) => db.selectFrom('teams').s
 
 export const listTeams = (db: DbExecutor) => db.selectFrom('teams').selectAll().orderBy('created_at').orderBy('id').execute();
 
-export const listPhases = (db: DbExecutor, teamId: string): Promise<PhaseRow[]> =>
+export const listPhases = (db: DbExecutor, teamId: string): Promise<Phase[]> =>
   db.selectFrom('team_phases').select(['name', 'position', 'probability']).where('team_id', '=', teamId).orderBy('position').execute();
 
 export const findPhase = (db: DbExecutor, teamId: string, name: string) =>

@@ -4,13 +4,10 @@ import { canonicalId, newId } from '../shared/ids.js';
 import { nowIso, toApiTimestamp } from '../shared/time.js';
 import type { TeamRow } from '../../storage/database.js';
 import * as repo from './teams.repository.js';
-import type { PhaseRow } from './teams.repository.js';
-
-export const PLANS = ['starter', 'professional', 'autoshopping'] as const;
-export type Plan = (typeof PLANS)[number];
+import { PLANS, type CreateTeamInput, type Phase, type Plan, type TeamView } from './teams.types.js';
 
 /** The contract's default pipeline with its suggested win probabilities. */
-export const DEFAULT_PHASES: PhaseRow[] = [
+export const DEFAULT_PHASES: Phase[] = [
   { name: 'lead', position: 1, probability: 10 },
   { name: 'qualificado', position: 2, probability: 25 },
   { name: 'proposta', position: 3, probability: 50 },
@@ -19,21 +16,6 @@ export const DEFAULT_PHASES: PhaseRow[] = [
 ];
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-export interface TeamView {
-  id: string;
-  name: string;
-  plan: Plan;
-  alert_email: string | null;
-  phases: PhaseRow[];
-  created_at: string;
-}
-
-export interface CreateTeamInput {
-  name: string;
-  plan?: string;
-  alertEmail?: string | null;
-}
 
 export function createTeamsService(db: DbExecutor) {
   async function view(team: TeamRow): Promise<TeamView> {

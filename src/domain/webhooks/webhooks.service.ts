@@ -8,30 +8,7 @@ import { canonicalId, newId } from '../shared/ids.js';
 import { nowIso, toApiTimestamp, toApiTimestampOrNull } from '../shared/time.js';
 import type { TeamsService } from '../teams/teams.service.js';
 import * as repo from './webhooks.repository.js';
-
-export interface WebhookView {
-  id: string;
-  team_id: string;
-  url: string;
-  events: string[];
-  status: 'enabled' | 'disabled';
-  disabled_reason: string | null;
-  disabled_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface AttemptView {
-  event_id: string;
-  event_type: string;
-  attempt: number;
-  attempted_at: string;
-  status_code: number | null;
-  error_class: string | null;
-  duration_ms: number;
-  response_body: string | null;
-  next_attempt_at: string | null;
-}
+import type { AttemptView, CreateWebhookInput, WebhookStatus, WebhookView } from './webhooks.types.js';
 
 /** 256 random bits; the prefix makes a leaked secret easy to recognise. */
 const newSecret = () => `whsec_${randomBytes(32).toString('base64url')}`;
@@ -95,7 +72,7 @@ export function createWebhooksService(db: Db, teams: Pick<TeamsService, 'find'>)
 
   return {
     /** Creates a webhook; the signing secret is in the result and is shown again only on rotation. */
-    async create(input: { teamId: string; url: string; events?: string[] }): Promise<WebhookView & { secret: string }> {
+    async create(input: CreateWebhookInput): Promise<WebhookView & { secret: string }> {
       const team = await teams.find(input.teamId);
       if (!team) throw notFound('Time não encontrado');
       const now = nowIso();
@@ -126,7 +103,7 @@ export function createWebhooksService(db: Db, teams: Pick<TeamsService, 'find'>)
       return toWebhookView(await load(rawId));
     },
 
-    async setStatus(rawId: string, status: 'enabled' | 'disabled'): Promise<WebhookView> {
+    async setStatus(rawId: string, status: WebhookStatus): Promise<WebhookView> {
       const row = await load(rawId);
       const now = nowIso();
       const patch =
