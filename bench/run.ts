@@ -10,8 +10,7 @@ import { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import { toDealView } from '../src/domain/deals/deals.mapper.js';
 import { findDeal } from '../src/domain/deals/deals.repository.js';
-import { createTeamsService } from '../src/domain/teams/teams.service.js';
-import { createWebhooksService } from '../src/domain/webhooks/webhooks.service.js';
+import { createServices } from '../src/app/services.js';
 import { createDb, type Db } from '../src/storage/db.js';
 import { migrateToLatest } from '../src/storage/migrator.js';
 import { parseBenchArgs, type BenchArgs } from './args.js';
@@ -489,7 +488,7 @@ class Bench {
       return 0;
     }
 
-    const webhooks = createWebhooksService(this.db, createTeamsService(this.db.kysely));
+    const { webhooks } = createServices(this.db);
     await webhooks.create({ teamId: this.large.id, url: this.receiver.url, events: DEAL_EVENTS });
 
     say('== ceiling: bare Fastify, one static deal JSON');

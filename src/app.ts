@@ -1,14 +1,9 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { createClientsService } from './domain/clients/clients.service.js';
-import { createDealsService } from './domain/deals/deals.service.js';
-import { createApiKeysService } from './domain/teams/api-keys.service.js';
-import { createTeamsService } from './domain/teams/teams.service.js';
 import { registerAuth } from './http/auth.js';
 import { registerErrorHandling, routerErrorHandler } from './http/error-handler.js';
 import { registerNulGuard } from './http/nul-guard.js';
 import { registerIdempotency } from './http/idempotency.js';
-import { createIdempotencyStore } from './domain/idempotency/idempotency.store.js';
 import { registerJsonBody } from './http/json-body.js';
 import { methodGuard } from './http/method-guard.js';
 import { clientsRoutes } from './http/routes/clients.routes.js';
@@ -21,6 +16,7 @@ import { registerDocsPage } from './http/openapi/docs-page.js';
 import { openApiRoutes } from './http/routes/openapi.routes.js';
 import { version } from './version.js';
 import type { Db } from './storage/db.js';
+import { createServices, type Services } from './app/services.js';
 import type { RateLimiter } from './domain/ratelimit/rate-limiter.js';
 import { metricsRoutes, observabilityOptions, observeFrameworkErrors, registerRequestObservability, type MetricsAccess } from './observability/http-observability.js';
 import { createMetrics, type Metrics } from './observability/metrics.js';
@@ -29,6 +25,8 @@ export const BODY_LIMIT = 1024 * 1024;
 
 export interface AppOptions {
   db: Db;
+  /** The domain services (src/app/services.ts); built around `db` with the system clock when absent. */
+  services?: Services;
   /** Plan and unauthenticated-traffic limits; none when absent (tests that are not about limits). */
   rateLimiter?: RateLimiter | null;
   /** Honour X-Forwarded-For from this many proxies / these addresses (Fastify's trustProxy). */
@@ -41,7 +39,7 @@ export interface AppOptions {
 }
 
 /** Builds the whole HTTP service around a database. Never listens: server.ts and tests decide that. */
-export async function buildApp({ db, logger = false, rateLimiter = null, trustProxy = false, metrics = createMetrics({ db }), metricsAccess = 'off' }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ db, services = createServices(db), logger = false, rateLimiter = null, trustProxy = false, metrics = createMetrics({ db }), metricsAccess = 'off' }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     ...(logger && typeof logger === 'object' && 'child' in logger ? { loggerInstance: logger as FastifyBaseLogger } : { logger }),
     bodyLimit: BODY_LIMIT,
@@ -55,9 +53,6 @@ export async function buildApp({ db, logger = false, rateLimiter = null, trustPr
     return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  const teams = createTeamsService(db.kysely);
-  const keys = createApiKeysService(db.kysely, teams);
-
   app.setValidatorCompiler(validatorCompiler());
   // Response schemas document the API (and the test suite validates every answer against them);
   // serialization stays plain JSON.stringify so a schema can never silently drop or reshape a field.
@@ -66,9 +61,9 @@ export async function buildApp({ db, logger = false, rateLimiter = null, trustPr
   registerErrorHandling(app);
   registerJsonBody(app);
   registerRequestObservability(app, metrics);
-  registerAuth(app, keys, rateLimiter, (kind) => metrics.rateLimitRejected(kind));
+  registerAuth(app, services.keys, rateLimiter, (kind) => metrics.rateLimitRejected(kind));
   registerNulGuard(app);
-  registerIdempotency(app, createIdempotencyStore(db.kysely));
+  registerIdempotency(app, services.idempotency);
 
   const guard = methodGuard(app);
   // After the guard (405 on /docs paths too) and the hooks (X-Request-Id, logs, metrics).
@@ -77,8 +72,8 @@ export async function buildApp({ db, logger = false, rateLimiter = null, trustPr
   await app.register(metricsRoutes(metrics, metricsAccess));
   await app.register(
     async (api) => {
-      await api.register(dealsRoutes(createDealsService(db)));
-      await api.register(clientsRoutes(createClientsService(db)));
+      await api.register(dealsRoutes(services.deals));
+      await api.register(clientsRoutes(services.clients));
       await api.register(unavailableRoutes);
       await api.register(openApiRoutes);
     },

@@ -7,7 +7,7 @@ import { createConfiguredWorker } from './worker/worker-runtime.js';
 import { pino } from 'pino';
 import { createRateLimiter } from './domain/ratelimit/rate-limiter.js';
 import { createRedis } from './domain/ratelimit/redis-client.js';
-import { createIdempotencyStore } from './domain/idempotency/idempotency.store.js';
+import { createServices } from './app/services.js';
 import { gracefulDrain } from './http/graceful-close.js';
 import { metricsAccessFor } from './observability/http-observability.js';
 import { createMetrics } from './observability/metrics.js';
@@ -40,8 +40,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
     planLimits: config.rateLimits.enabled,
     unauthenticatedPerMinute: config.rateLimits.unauthenticatedPerMinute,
   });
+  const services = createServices(db);
   const metrics = createMetrics({ db });
-  const app = await buildApp({ db, logger, rateLimiter, trustProxy: config.trustProxy, metrics, metricsAccess: metricsAccessFor(config.metrics) });
+  const app = await buildApp({ db, services, logger, rateLimiter, trustProxy: config.trustProxy, metrics, metricsAccess: metricsAccessFor(config.metrics) });
   const connections = gracefulDrain(app);
   // Long enough for slow clients, short enough that a stuck connection cannot hold a socket forever.
   app.server.requestTimeout = 30_000;
@@ -60,9 +61,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const worker = config.webhooks.workerInServe ? createConfiguredWorker(db, config, app.log, (result) => metrics.webhookAttempt(result)) : null;
   worker?.start();
   // Idempotency records are replayable for 24 h; older ones are dropped once an hour.
-  const idempotency = createIdempotencyStore(db.kysely);
   const purge = setInterval(() => {
-    idempotency.purgeExpired().catch((error: unknown) => app.log.warn({ err: error }, 'falha ao limpar chaves de idempotência expiradas'));
+    services.idempotency.purgeExpired().catch((error: unknown) => app.log.warn({ err: error }, 'falha ao limpar chaves de idempotência expiradas'));
   }, 3_600_000);
   purge.unref();
   let closing: Promise<void> | undefined;

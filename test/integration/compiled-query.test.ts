@@ -2,12 +2,9 @@ import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findClient, findClientForUpdate } from '../../src/domain/clients/clients.repository.js';
-import { createClientsService } from '../../src/domain/clients/clients.service.js';
 import { findDeal, findDealForUpdate } from '../../src/domain/deals/deals.repository.js';
-import { createDealsService } from '../../src/domain/deals/deals.service.js';
 import { findActiveKeyByHash } from '../../src/domain/teams/api-keys.repository.js';
-import { createApiKeysService } from '../../src/domain/teams/api-keys.service.js';
-import { createTeamsService } from '../../src/domain/teams/teams.service.js';
+import { createServices } from '../../src/app/services.js';
 import { compiledQuery } from '../../src/storage/compiled-query.js';
 import type { Database } from '../../src/storage/database.js';
 import { DIALECTS, openTestDb, type TestDb } from '../support/dialects.js';
@@ -27,12 +24,10 @@ for (const dialect of DIALECTS) {
     beforeAll(async () => {
       t = await openTestDb(dialect);
       k = t.db.kysely;
-      const teams = createTeamsService(k);
-      const deals = createDealsService(t.db);
-      const clients = createClientsService(t.db);
+      const { teams, keys, deals, clients } = createServices(t.db);
       teamId = (await teams.create({ name: 'Loja compilada' })).id;
       otherTeamId = (await teams.create({ name: 'Outra loja' })).id;
-      apiKey = (await createApiKeysService(k, teams).create({ teamId })).key;
+      apiKey = (await keys.create({ teamId })).key;
       clientIds = [(await clients.create(teamId, { type: 'PF', name: 'Ana' })).id, (await clients.create(teamId, { type: 'PF', name: 'Bruno' })).id];
       dealIds = [
         (await deals.create(teamId, { title: 'Venda Civic', client_id: clientIds[0] })).id,

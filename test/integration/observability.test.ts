@@ -5,9 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { createRateLimiter } from '../../src/domain/ratelimit/rate-limiter.js';
-import { createApiKeysService } from '../../src/domain/teams/api-keys.service.js';
-import { createTeamsService } from '../../src/domain/teams/teams.service.js';
-import { createWebhooksService } from '../../src/domain/webhooks/webhooks.service.js';
+import { createServices, type Services } from '../../src/app/services.js';
 import type { MetricsAccess } from '../../src/observability/http-observability.js';
 import { createMetrics, type Metrics } from '../../src/observability/metrics.js';
 import { startServer, type RunningServer } from '../../src/server.js';
@@ -44,15 +42,15 @@ function fakeSender(outcomes: Array<Partial<SendResult>>) {
 
 describe.each(DIALECTS)('observability (%s)', (dialect) => {
   let testDb: TestDb;
-  let teams: ReturnType<typeof createTeamsService>;
-  let keys: ReturnType<typeof createApiKeysService>;
+  let teams: Services['teams'];
+  let keys: Services['keys'];
+  let webhooks: Services['webhooks'];
   const apps: FastifyInstance[] = [];
   let seq = 0;
 
   beforeAll(async () => {
     testDb = await openTestDb(dialect);
-    teams = createTeamsService(testDb.db.kysely);
-    keys = createApiKeysService(testDb.db.kysely, teams);
+    ({ teams, keys, webhooks } = createServices(testDb.db));
   });
   afterEach(async () => {
     for (const app of apps.splice(0)) await app.close();
@@ -205,7 +203,6 @@ describe.each(DIALECTS)('observability (%s)', (dialect) => {
       const { app: a, logs } = await app({ level: 'trace', limits: { unauthenticatedPerMinute: 5 } });
 
       // A webhook for the team: its secret signs every delivery the worker makes below.
-      const webhooks = createWebhooksService(testDb.db, teams);
       const hook = await webhooks.create({ teamId, url: 'https://hooks.example.com.br/autosales' });
 
       const requests: InjectOptions[] = [
@@ -363,7 +360,6 @@ describe.each(DIALECTS)('observability (%s)', (dialect) => {
       expect(sample(base, 'webhook_delivery_oldest_due_age_seconds')).toBe(0);
       const before = Object.fromEntries(['success', 'http', 'timeout', 'tls', 'dns', 'blocked', 'redirect', 'connection'].map((o) => [o, sample(base, 'webhook_deliveries_total', { outcome: o })!]));
 
-      const webhooks = createWebhooksService(testDb.db, teams);
       const hook = await webhooks.create({ teamId, url: 'https://hooks.example.com.br/metrics', events: ['deal.created'] });
       for (let i = 0; i < 4; i++) expect((await send(a, authed(key, 'POST', '/api/v1/deals', { title: `Fila ${i}` }))).status).toBe(201);
       // Make one of them two minutes overdue.

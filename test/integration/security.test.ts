@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKeysService } from '../../src/domain/teams/api-keys.service.js';
 import { SCOPES } from '../../src/domain/teams/api-keys.types.js';
-import { createTeamsService } from '../../src/domain/teams/teams.service.js';
 import { DIALECTS } from '../support/dialects.js';
 import { createHarness, type Harness } from '../support/harness.js';
 import {
@@ -178,7 +176,7 @@ for (const dialect of DIALECTS) {
 
       it('a revoked key is refused on the very next request', async () => {
         const own = await h.team();
-        const keys = createApiKeysService(h.testDb.db.kysely, createTeamsService(h.testDb.db.kysely));
+        const { keys } = h.services;
         const created = await keys.create({ teamId: own.teamId });
         expect((await send(h, 'GET', '/deals', { authorization: bearer(created.key) })).status).toBe(200);
         await keys.revoke(created.id);

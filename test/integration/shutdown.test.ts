@@ -6,9 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKeysService } from '../../src/domain/teams/api-keys.service.js';
-import { createTeamsService } from '../../src/domain/teams/teams.service.js';
-import { createWebhooksService } from '../../src/domain/webhooks/webhooks.service.js';
+import { createServices } from '../../src/app/services.js';
 import { BIN, ROOT, childEnv, ensureBuilt, freePort } from '../support/cli.js';
 import { DIALECTS, openTestDb, type TestDb } from '../support/dialects.js';
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver.js';
@@ -174,11 +172,11 @@ describe.each(DIALECTS)('graceful shutdown under load (%s)', (dialect) => {
   });
 
   it('SIGTERM with 200+ requests in flight and a delivery in progress: every accepted request answered (no 5xx), the delivery recorded, exit 0', async () => {
-    const teams = createTeamsService(testDb.db.kysely);
+    const { teams, keys, webhooks } = createServices(testDb.db);
     const team = await teams.create({ name: `Loja carga ${dialect}`, plan: 'autoshopping' });
-    const { key } = await createApiKeysService(testDb.db.kysely, teams).create({ teamId: team.id });
+    const { key } = await keys.create({ teamId: team.id });
     // Only client.created goes to the receiver, which takes 2 s to answer: in progress at SIGTERM.
-    const hook = await createWebhooksService(testDb.db, teams).create({ teamId: team.id, url: receiver.url, events: ['client.created'] });
+    const hook = await webhooks.create({ teamId: team.id, url: receiver.url, events: ['client.created'] });
     receiver.respond(() => ({ status: 200, body: 'ok', delayMs: 2_000 }));
 
     server = await serve(testDb.url, dir, {

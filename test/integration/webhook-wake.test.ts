@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DELIVERIES_CHANNEL } from '../../src/domain/events/delivery-signal.js';
-import { createDealsService } from '../../src/domain/deals/deals.service.js';
+import { createServices } from '../../src/app/services.js';
 import { listenForDeliveries } from '../../src/worker/delivery-listener.js';
 import type { DeliveryWorker } from '../../src/worker/delivery-worker.js';
 import { ensureBuilt, killAllChildren } from '../support/cli.js';
@@ -160,7 +160,7 @@ describe.runIf(DIALECTS.includes('postgres'))('PostgreSQL LISTEN/NOTIFY', () => 
     await sleep(300);
 
     // Written by this process (another one than the worker): only NOTIFY can tell the worker.
-    const deals = createDealsService(db.db);
+    const { deals } = createServices(db.db);
     for (let i = 1; i <= 2; i += 1) {
       const deal = await deals.create(seeded.teamId, { title: `Corolla ${i} — via NOTIFY` });
       const left = listeningAt + WAKE_WINDOW_MS - Date.now();

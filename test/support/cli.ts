@@ -6,8 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { createApiKeysService } from '../../src/domain/teams/api-keys.service.js';
-import { createTeamsService } from '../../src/domain/teams/teams.service.js';
+import { createServices } from '../../src/app/services.js';
 import { createDb } from '../../src/storage/db.js';
 import { migrateToLatest } from '../../src/storage/migrator.js';
 import { withSearchPath } from './dialects.js';
@@ -398,8 +397,7 @@ export async function seedTeam(url: string, plan = 'starter'): Promise<{ teamId:
   const db = createDb(url, { poolMax: 2 });
   try {
     await migrateToLatest(db);
-    const teams = createTeamsService(db.kysely);
-    const keys = createApiKeysService(db.kysely, teams);
+    const { teams, keys } = createServices(db);
     const team = await teams.create({ name: `Loja processo ${++seededTeams} ${Date.now().toString(36)}`, plan });
     const created = await keys.create({ teamId: team.id });
     return { teamId: team.id, key: created.key };

@@ -1,8 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { createTeamsService } from '../../src/domain/teams/teams.service.js';
-import { createApiKeysService } from '../../src/domain/teams/api-keys.service.js';
-import { createWebhooksService } from '../../src/domain/webhooks/webhooks.service.js';
+import { createServices } from '../../src/app/services.js';
 import type { Db } from '../../src/storage/db.js';
 import { BIN, ROOT, childEnv, killAllChildren, track } from './cli.js';
 
@@ -103,9 +101,7 @@ export async function seedWebhookTeam(
   url: string,
   options: { alertEmail?: string; events?: string[] } = {},
 ): Promise<{ teamId: string; key: string; webhookId: string; secret: string }> {
-  const teams = createTeamsService(db.kysely);
-  const keys = createApiKeysService(db.kysely, teams);
-  const webhooks = createWebhooksService(db, teams);
+  const { teams, keys, webhooks } = createServices(db);
   const team = await teams.create({ name: `Loja webhooks ${++seq} ${Date.now().toString(36)}`, alertEmail: options.alertEmail ?? null });
   const key = await keys.create({ teamId: team.id });
   const hook = await webhooks.create({ teamId: team.id, url, events: options.events });

@@ -1,9 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { InjectOptions } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { createApiKeysService } from '../../src/domain/teams/api-keys.service.js';
 import { SCOPES, type Scope } from '../../src/domain/teams/api-keys.types.js';
-import { createTeamsService } from '../../src/domain/teams/teams.service.js';
 import type { Caller, Harness, Response } from './harness.js';
 
 /**
@@ -123,7 +121,7 @@ async function seedTeam(h: Harness, label: string): Promise<TeamRecords> {
 export async function createSecurityFixture(h: Harness): Promise<SecurityFixture> {
   const own = await seedTeam(h, 'próprio');
   const other = await seedTeam(h, 'alheio');
-  const keys = createApiKeysService(h.testDb.db.kysely, createTeamsService(h.testDb.db.kysely));
+  const { keys } = h.services;
   const revoked = await keys.create({ teamId: own.caller.teamId, name: 'revogada' });
   await keys.revoke(revoked.id);
   const cache = new Map<string, string>();

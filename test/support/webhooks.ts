@@ -1,7 +1,6 @@
 import { inspect } from 'node:util';
 import { createAlertMailer } from '../../src/alerts/alert-mailer.js';
-import { createTeamsService } from '../../src/domain/teams/teams.service.js';
-import { createWebhooksService, type WebhooksService } from '../../src/domain/webhooks/webhooks.service.js';
+import type { WebhooksService } from '../../src/domain/webhooks/webhooks.service.js';
 import type { WebhookView } from '../../src/domain/webhooks/webhooks.types.js';
 import type { Db } from '../../src/storage/db.js';
 import type { DialectName } from '../../src/storage/dialect.js';
@@ -130,8 +129,7 @@ export async function createWebhookRig(dialect: DialectName): Promise<WebhookRig
   const db = h.testDb.db;
   const smtp = await startSmtpListener();
   const logger = captureLogger();
-  const teams = createTeamsService(db.kysely);
-  const webhooks = createWebhooksService(db, teams);
+  const { teams, webhooks } = h.services;
   const receivers: HttpsReceiver[] = [];
   const mailers: Array<{ close(): void }> = [];
   const senders: Array<{ close(): void }> = [];

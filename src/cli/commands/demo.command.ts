@@ -1,7 +1,5 @@
 import { Command } from 'commander';
 import { loadConfig } from '../../config.js';
-import { createClientsService } from '../../domain/clients/clients.service.js';
-import { createDealsService } from '../../domain/deals/deals.service.js';
 import { withContext } from '../context.js';
 import { print } from '../output.js';
 
@@ -14,8 +12,7 @@ export function demoCommand(): Command {
       const result = await withContext(async (ctx) => {
         const team = await ctx.teams.create({ name: 'Auto Shopping Demo', plan: 'professional' });
         const key = await ctx.keys.create({ teamId: team.id, name: 'demo' });
-        const clients = createClientsService(ctx.db);
-        const deals = createDealsService(ctx.db);
+        const { clients, deals } = ctx;
         const joao = await clients.create(team.id, {
           type: 'PF',
           name: 'João da Silva',

@@ -8,7 +8,8 @@ import { pageOf, paginationOf, parseSort, sameJson, type Pagination } from '../s
 import { fromCents, toCents } from '../shared/money.js';
 import { isValidCnpj, isValidCpf, normalizeTaxId } from '../shared/tax-id.js';
 import { foldText, searchDocument } from '../shared/text-search.js';
-import { nowIso, toApiTimestamp } from '../shared/time.js';
+import { isoNow, type Clock } from '../shared/clock.js';
+import { toApiTimestamp } from '../shared/time.js';
 import { toClientListItem, toClientState, toClientView } from './clients.mapper.js';
 import { recordEvents } from '../events/events.repository.js';
 import * as repo from './clients.repository.js';
@@ -110,7 +111,7 @@ async function guardDuplicates<T>(write: () => Promise<T>): Promise<T> {
   }
 }
 
-export function createClientsService(db: Db) {
+export function createClientsService(db: Db, { clock }: { clock: Clock }) {
   const k = db.kysely;
   const lockRows = db.dialect === 'postgres';
 
@@ -151,7 +152,8 @@ export function createClientsService(db: Db) {
 
     async create(teamId: string, input: ClientCreateInput): Promise<ClientView> {
       checkFieldsApply(input.type, input);
-      const now = toApiTimestamp(nowIso());
+      const stamp = isoNow(clock);
+      const now = toApiTimestamp(stamp);
       const state: ClientState = {
         ...(Object.fromEntries(CLIENT_UPDATABLE.map((f) => [f, input[f] ?? null])) as Pick<ClientState, ClientField>),
         id: newId(),
@@ -165,12 +167,11 @@ export function createClientsService(db: Db) {
       };
       checkTaxIds(state);
       state.credit_limit = fromCents(creditCents(state.credit_limit));
-      const stamp = nowIso();
-      const client = toClientView({ ...state, created_at: toApiTimestamp(stamp), updated_at: toApiTimestamp(stamp) });
+      const client = toClientView(state);
       await guardDuplicates(() =>
         k.transaction().execute(async (trx) => {
           await repo.insertClient(trx, { ...columnsOf(state), id: state.id, team_id: teamId, created_at: stamp, updated_at: stamp });
-          await recordEvents(trx, teamId, [{ type: 'client.created', object: client, previous: null }]);
+          await recordEvents(trx, teamId, [{ type: 'client.created', object: client, previous: null }], stamp);
         }),
       );
       return client;
@@ -192,13 +193,13 @@ export function createClientsService(db: Db) {
           checkTaxIds(next);
           const changed = TRACKED.filter((f) => !sameJson(current[f], next[f]));
           if (changed.length === 0) return { state: current, previous: {} };
-          const stamp = nowIso();
+          const stamp = isoNow(clock);
           next.updated_at = toApiTimestamp(stamp);
           const patch: ClientUpdate = { ...columnsOf(next), updated_at: stamp };
           if (current.status === 'inactive') patch.deactivated_at = null;
           await repo.updateClient(trx, teamId, current.id, patch);
           const previous = Object.fromEntries(changed.filter((f) => f !== 'municipal_registration').map((f) => [f, current[f]]));
-          await recordEvents(trx, teamId, [{ type: 'client.updated', object: toClientView(next), previous }]);
+          await recordEvents(trx, teamId, [{ type: 'client.updated', object: toClientView(next), previous }], stamp);
           return { state: next, previous };
         }),
       );
@@ -213,12 +214,12 @@ export function createClientsService(db: Db) {
           const row = await repo.findClient(trx, teamId, current.id);
           return { client: toClientView(current), previous: {}, deactivatedAt: toApiTimestamp(row?.deactivated_at ?? current.updated_at) };
         }
-        const stamp = nowIso();
+        const stamp = isoNow(clock);
         await repo.updateClient(trx, teamId, current.id, { status: 'inactive', deactivated_at: stamp, updated_at: stamp });
         const deactivatedAt = toApiTimestamp(stamp);
         const client = toClientView({ ...current, status: 'inactive', updated_at: deactivatedAt });
         const previous = { status: 'active' as const };
-        await recordEvents(trx, teamId, [{ type: 'client.deactivated', object: client, previous }]);
+        await recordEvents(trx, teamId, [{ type: 'client.deactivated', object: client, previous }], stamp);
         return { client, previous, deactivatedAt };
       });
     },

@@ -9,7 +9,8 @@ import { canonicalId, newId } from '../shared/ids.js';
 import { pageOf, paginationOf, parseSort, sameJson, type Pagination } from '../shared/list-query.js';
 import { fromCents, lowerBoundCents, toCents, upperBoundCents } from '../shared/money.js';
 import { foldText, searchDocument } from '../shared/text-search.js';
-import { dayBounds, nowIso, toApiTimestamp } from '../shared/time.js';
+import { isoNow, type Clock } from '../shared/clock.js';
+import { dayBounds, toApiTimestamp } from '../shared/time.js';
 import { findPhase } from '../teams/teams.repository.js';
 import { toDealView } from './deals.mapper.js';
 import * as repo from './deals.repository.js';
@@ -74,7 +75,7 @@ function updateEvents(changed: readonly string[], next: DealView): EventType[] {
   return types;
 }
 
-export function createDealsService(db: Db) {
+export function createDealsService(db: Db, { clock }: { clock: Clock }) {
   const k = db.kysely;
   const lockRows = db.dialect === 'postgres';
 
@@ -132,7 +133,7 @@ export function createDealsService(db: Db) {
       return k.transaction().execute(async (trx) => {
         const phase = await phaseOrThrow(trx, teamId, input.phase ?? 'lead');
         const client = input.client_id != null ? await clientOrThrow(trx, teamId, input.client_id) : null;
-        const now = nowIso();
+        const now = isoNow(clock);
         const priority = input.priority ?? 'media';
         const row: NewDealRow = {
           id: newId(),
@@ -163,7 +164,7 @@ export function createDealsService(db: Db) {
         };
         await repo.insertDeal(trx, row);
         const deal = toDealView({ ...(row as Parameters<typeof toDealView>[0]), client_name: client?.name ?? null });
-        await recordEvents(trx, teamId, [{ type: 'deal.created', object: deal, previous: null }]);
+        await recordEvents(trx, teamId, [{ type: 'deal.created', object: deal, previous: null }], now);
         return deal;
       });
     },
@@ -190,14 +191,14 @@ export function createDealsService(db: Db) {
         const changed = DEAL_UPDATABLE.filter((f) => !sameJson(current[f], next[f]));
         if (changed.length === 0) return { deal: current, previous: {} };
 
-        const now = nowIso();
+        const now = isoNow(clock);
         const patch: DealUpdate = Object.assign({ updated_at: now }, ...changed.map((f) => columnsFor(f, next)));
         if (changed.includes('status')) patch.archived_at = next.status === 'arquivado' ? now : null;
         await repo.updateDeal(trx, teamId, current.id, patch);
         next.updated_at = toApiTimestamp(now);
         const previous = Object.fromEntries(changed.map((f) => [f, current[f]])) as Partial<DealView>;
         if (changed.includes('client_id')) previous.client = current.client;
-        await recordEvents(trx, teamId, updateEvents(changed, next).map((type) => ({ type, object: next, previous })));
+        await recordEvents(trx, teamId, updateEvents(changed, next).map((type) => ({ type, object: next, previous })), now);
         return { deal: next, previous };
       });
       return { ...change, sent };
@@ -211,11 +212,11 @@ export function createDealsService(db: Db) {
         if (row.status === 'arquivado') {
           return { deal: current, previous: {}, archivedAt: toApiTimestamp(row.archived_at ?? row.updated_at) };
         }
-        const now = nowIso();
+        const now = isoNow(clock);
         await repo.updateDeal(trx, teamId, row.id, { status: 'arquivado', archived_at: now, updated_at: now });
         const deal: DealView = { ...current, status: 'arquivado', updated_at: toApiTimestamp(now) };
         const previous = { status: current.status };
-        await recordEvents(trx, teamId, [{ type: 'deal.updated', object: deal, previous }]);
+        await recordEvents(trx, teamId, [{ type: 'deal.updated', object: deal, previous }], now);
         return { deal, previous, archivedAt: toApiTimestamp(now) };
       });
     },

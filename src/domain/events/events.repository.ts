@@ -2,7 +2,7 @@ import type { Trx } from '../../storage/executor.js';
 import { v7 as uuidv7 } from 'uuid';
 import type { EventRow } from '../../storage/database.js';
 import { newId } from '../shared/ids.js';
-import { nowIso, toApiTimestamp } from '../shared/time.js';
+import { toApiTimestamp } from '../shared/time.js';
 import { notifyDeliveries, onPostgres, signalInProcess } from './delivery-signal.js';
 import { API_VERSION, type EventType } from './event-types.js';
 
@@ -17,11 +17,11 @@ export const newEventId = (): string => `evt_${uuidv7().replaceAll('-', '')}`;
 
 /**
  * The transactional outbox: call inside the transaction that makes the change, so a committed
- * change always has its events (and their deliveries) and a rolled-back one never does.
+ * change always has its events (and their deliveries) and a rolled-back one never does. `createdAt`
+ * is the change's own time (stored form).
  */
-export async function recordEvents(trx: Trx, teamId: string, drafts: EventDraft[]): Promise<EventRow[]> {
+export async function recordEvents(trx: Trx, teamId: string, drafts: EventDraft[], createdAt: string): Promise<EventRow[]> {
   if (drafts.length === 0) return [];
-  const createdAt = nowIso();
   const events = drafts.map((d) => ({
     id: newEventId(),
     team_id: teamId,

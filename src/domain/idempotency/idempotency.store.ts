@@ -2,7 +2,7 @@ import type { DbExecutor } from '../../storage/executor.js';
 import { createHash } from 'node:crypto';
 import { AppError } from '../shared/errors.js';
 import { uniqueViolationIndex } from '../../storage/unique-violation.js';
-import { nowIso } from '../shared/time.js';
+import { isoNow, type Clock } from '../shared/clock.js';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
 /** A "processing" record older than this belongs to a request that died: its key may be used again. */
@@ -13,12 +13,12 @@ export type Begin = { kind: 'proceed' } | { kind: 'replay'; statusCode: number; 
 export const fingerprintOf = (method: string, route: string, body: unknown): string =>
   createHash('sha256').update(`${method} ${route}\n${JSON.stringify(body ?? null)}`).digest('hex');
 
-const ageMs = (value: Date | string) => Date.now() - new Date(value).getTime();
-
 /** Stripe's semantics, stored in the database so they hold across processes. */
-export function createIdempotencyStore(db: DbExecutor) {
+export function createIdempotencyStore(db: DbExecutor, { clock }: { clock: Clock }) {
+  const ageMs = (value: Date | string) => clock.now().getTime() - new Date(value).getTime();
+
   async function claim(teamId: string, key: string, fingerprint: string): Promise<boolean> {
-    const now = nowIso();
+    const now = isoNow(clock);
     try {
       await db.insertInto('idempotency_keys').values({ team_id: teamId, key, fingerprint, status: 'processing', status_code: null, response_body: null, created_at: now, updated_at: now }).execute();
       return true;
@@ -55,7 +55,7 @@ export function createIdempotencyStore(db: DbExecutor) {
     async complete(teamId: string, key: string, statusCode: number, body: string): Promise<void> {
       await db
         .updateTable('idempotency_keys')
-        .set({ status: 'completed', status_code: statusCode, response_body: body, updated_at: nowIso() })
+        .set({ status: 'completed', status_code: statusCode, response_body: body, updated_at: isoNow(clock) })
         .where('team_id', '=', teamId)
         .where('key', '=', key)
         .execute();
@@ -67,7 +67,7 @@ export function createIdempotencyStore(db: DbExecutor) {
     },
 
     async purgeExpired(): Promise<number> {
-      const result = await db.deleteFrom('idempotency_keys').where('created_at', '<', new Date(Date.now() - IDEMPOTENCY_TTL_MS).toISOString()).executeTakeFirst();
+      const result = await db.deleteFrom('idempotency_keys').where('created_at', '<', new Date(clock.now().getTime() - IDEMPOTENCY_TTL_MS).toISOString()).executeTakeFirst();
       return Number(result.numDeletedRows);
     },
   };

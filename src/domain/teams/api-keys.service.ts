@@ -2,7 +2,8 @@ import type { DbExecutor } from '../../storage/executor.js';
 import { createHash, randomBytes } from 'node:crypto';
 import { notFound, validationError } from '../shared/errors.js';
 import { canonicalId, newId } from '../shared/ids.js';
-import { nowIso, toApiTimestamp, toApiTimestampOrNull } from '../shared/time.js';
+import { isoNow, type Clock } from '../shared/clock.js';
+import { toApiTimestamp, toApiTimestampOrNull } from '../shared/time.js';
 import type { ApiKeyRow } from '../../storage/database.js';
 import * as repo from './api-keys.repository.js';
 import type { TeamsService } from './teams.service.js';
@@ -32,7 +33,7 @@ export function parseScopes(raw: string[] | undefined): Scope[] {
   return SCOPES.filter((s) => raw.includes(s));
 }
 
-export function createApiKeysService(db: DbExecutor, teams: Pick<TeamsService, 'find'>) {
+export function createApiKeysService(db: DbExecutor, { teams, clock }: { teams: Pick<TeamsService, 'find'>; clock: Clock }) {
   return {
     /** Creates a key; the secret is in the result and nowhere else, ever. */
     async create(input: CreateApiKeyInput): Promise<ApiKeyView & { key: string }> {
@@ -47,7 +48,7 @@ export function createApiKeysService(db: DbExecutor, teams: Pick<TeamsService, '
         prefix: key.slice(0, KEY_PREFIX.length + 6),
         key_hash: hashApiKey(key),
         scopes: scopes.join(' '),
-        created_at: nowIso(),
+        created_at: isoNow(clock),
         revoked_at: null,
       } satisfies ApiKeyRow;
       await repo.insertApiKey(db, row);
@@ -62,7 +63,7 @@ export function createApiKeysService(db: DbExecutor, teams: Pick<TeamsService, '
 
     async revoke(keyId: string): Promise<ApiKeyView> {
       const id = canonicalId(keyId);
-      const row = id ? await repo.revokeApiKey(db, id, nowIso()) : undefined;
+      const row = id ? await repo.revokeApiKey(db, id, isoNow(clock)) : undefined;
       if (!row) throw notFound('Chave de API não encontrada');
       return view(row);
     },

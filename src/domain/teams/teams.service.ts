@@ -1,7 +1,8 @@
 import type { DbExecutor } from '../../storage/executor.js';
 import { validationError } from '../shared/errors.js';
 import { canonicalId, newId } from '../shared/ids.js';
-import { nowIso, toApiTimestamp } from '../shared/time.js';
+import { isoNow, type Clock } from '../shared/clock.js';
+import { toApiTimestamp } from '../shared/time.js';
 import type { TeamRow } from '../../storage/database.js';
 import * as repo from './teams.repository.js';
 import { PLANS, type CreateTeamInput, type Phase, type Plan, type TeamView } from './teams.types.js';
@@ -17,7 +18,7 @@ export const DEFAULT_PHASES: Phase[] = [
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-export function createTeamsService(db: DbExecutor) {
+export function createTeamsService(db: DbExecutor, { clock }: { clock: Clock }) {
   async function view(team: TeamRow): Promise<TeamView> {
     return {
       id: team.id,
@@ -36,7 +37,7 @@ export function createTeamsService(db: DbExecutor) {
       const plan = input.plan ?? 'starter';
       if (!(PLANS as readonly string[]).includes(plan)) throw validationError(`Plano inválido: use ${PLANS.join(', ')}`);
       if (input.alertEmail && !EMAIL.test(input.alertEmail)) throw validationError('E-mail de alerta inválido');
-      const team = { id: newId(), name, plan: plan as Plan, alert_email: input.alertEmail ?? null, created_at: nowIso() } satisfies TeamRow;
+      const team = { id: newId(), name, plan: plan as Plan, alert_email: input.alertEmail ?? null, created_at: isoNow(clock) } satisfies TeamRow;
       await repo.insertTeam(db, team, DEFAULT_PHASES);
       return view(team);
     },

@@ -2,7 +2,6 @@ import type { DbExecutor } from '../../storage/executor.js';
 import type { Insertable, Updateable } from 'kysely';
 import type { WebhookTable } from '../../storage/database.js';
 import { newId } from '../shared/ids.js';
-import { nowIso } from '../shared/time.js';
 
 export const insertWebhook = (db: DbExecutor, row: Insertable<WebhookTable>) => db.insertInto('webhooks').values(row).execute();
 
@@ -53,10 +52,9 @@ export const undeliveredEventsSince = (db: DbExecutor, webhookId: string, teamId
 
 /**
  * Puts a (webhook, event) delivery back in the queue as a fresh series of attempts, due now.
- * An existing delivery keeps its body, so the bytes sent stay the same as before.
+ * An existing delivery keeps its body, so the bytes sent stay the same as before. `now`: stored form.
  */
-export async function queueDelivery(db: DbExecutor, teamId: string, webhookId: string, eventId: string): Promise<void> {
-  const now = nowIso();
+export async function queueDelivery(db: DbExecutor, teamId: string, webhookId: string, eventId: string, now: string): Promise<void> {
   const fresh = { status: 'pending' as const, attempts: 0, next_attempt_at: now, lease_until: null, lease_token: null, first_attempt_at: null, completed_at: null };
   const updated = await db.updateTable('deliveries').set(fresh).where('webhook_id', '=', webhookId).where('event_id', '=', eventId).executeTakeFirst();
   if (Number(updated.numUpdatedRows) > 0) return;

@@ -5,7 +5,8 @@ import type { DeliveryAttemptRow, WebhookRow } from '../../storage/database.js';
 import { EVENT_TYPES } from '../events/event-types.js';
 import { subscribes } from '../events/events.repository.js';
 import { canonicalId, newId } from '../shared/ids.js';
-import { nowIso, toApiTimestamp, toApiTimestampOrNull } from '../shared/time.js';
+import { isoNow, type Clock } from '../shared/clock.js';
+import { toApiTimestamp, toApiTimestampOrNull } from '../shared/time.js';
 import type { TeamsService } from '../teams/teams.service.js';
 import * as repo from './webhooks.repository.js';
 import type { AttemptView, CreateWebhookInput, WebhookStatus, WebhookView } from './webhooks.types.js';
@@ -60,7 +61,7 @@ export function checkEventTypes(types: string[]): string[] {
   return [...new Set(types)];
 }
 
-export function createWebhooksService(db: Db, teams: Pick<TeamsService, 'find'>) {
+export function createWebhooksService(db: Db, { teams, clock }: { teams: Pick<TeamsService, 'find'>; clock: Clock }) {
   const k = db.kysely;
 
   async function load(rawId: string): Promise<WebhookRow> {
@@ -75,7 +76,7 @@ export function createWebhooksService(db: Db, teams: Pick<TeamsService, 'find'>)
     async create(input: CreateWebhookInput): Promise<WebhookView & { secret: string }> {
       const team = await teams.find(input.teamId);
       if (!team) throw notFound('Time não encontrado');
-      const now = nowIso();
+      const now = isoNow(clock);
       const row: WebhookRow = {
         id: newId(),
         team_id: team.id,
@@ -105,7 +106,7 @@ export function createWebhooksService(db: Db, teams: Pick<TeamsService, 'find'>)
 
     async setStatus(rawId: string, status: WebhookStatus): Promise<WebhookView> {
       const row = await load(rawId);
-      const now = nowIso();
+      const now = isoNow(clock);
       const patch =
         status === 'enabled'
           ? { status, disabled_reason: null, disabled_at: null, updated_at: now }
@@ -117,7 +118,7 @@ export function createWebhooksService(db: Db, teams: Pick<TeamsService, 'find'>)
     async rotateSecret(rawId: string): Promise<WebhookView & { secret: string }> {
       const row = await load(rawId);
       const secret = newSecret();
-      const updated = await repo.updateWebhook(k, row.id, { secret, updated_at: nowIso() });
+      const updated = await repo.updateWebhook(k, row.id, { secret, updated_at: isoNow(clock) });
       return { ...toWebhookView(updated!), secret };
     },
 
@@ -139,7 +140,7 @@ export function createWebhooksService(db: Db, teams: Pick<TeamsService, 'find'>)
         targets = (await repo.listWebhooks(k, event.team_id)).filter((h) => h.status === 'enabled' && subscribes(h.events, event.type));
       }
       await k.transaction().execute(async (trx) => {
-        for (const hook of targets) await repo.queueDelivery(trx, event.team_id, hook.id, event.id);
+        for (const hook of targets) await repo.queueDelivery(trx, event.team_id, hook.id, event.id, isoNow(clock));
       });
       return { event_id: event.id, webhook_ids: targets.map((t) => t.id) };
     },
@@ -151,7 +152,7 @@ export function createWebhooksService(db: Db, teams: Pick<TeamsService, 'find'>)
       if (Number.isNaN(sinceDate.getTime())) throw validationError("--since deve ser uma data/hora ISO 8601, por exemplo 2026-11-22T10:00:00Z");
       const events = (await repo.undeliveredEventsSince(k, hook.id, hook.team_id, sinceDate.toISOString())).filter((e) => subscribes(hook.events, e.type));
       await k.transaction().execute(async (trx) => {
-        for (const event of events) await repo.queueDelivery(trx, hook.team_id, hook.id, event.id);
+        for (const event of events) await repo.queueDelivery(trx, hook.team_id, hook.id, event.id, isoNow(clock));
       });
       return { webhook_id: hook.id, queued: events.length, status: hook.status };
     },
