@@ -31,6 +31,10 @@ export const findClient = (db: DbExecutor, teamId: string, id: string) => client
 export const findClientForUpdate = (trx: Trx, teamId: string, id: string) =>
   trx.selectFrom('clients').selectAll().where('team_id', '=', teamId).where('id', '=', id).forUpdate().executeTakeFirst();
 
+/** `{id, name}` of a client of the team: what a deal embeds, and how its client_id is checked. */
+export const findClientRef = (db: DbExecutor, teamId: string, id: string): Promise<{ id: string; name: string } | undefined> =>
+  db.selectFrom('clients').select(['id', 'name']).where('team_id', '=', teamId).where('id', '=', id).executeTakeFirst();
+
 export const insertClient = (db: DbExecutor, row: NewClientRow) => db.insertInto('clients').values(row).execute();
 
 export const updateClient = (db: DbExecutor, teamId: string, id: string, patch: ClientUpdate) =>

@@ -2,7 +2,7 @@ import { messages, notFound, validationError } from '../shared/errors.js';
 import type { Db } from '../../storage/db.js';
 import type { DbExecutor, Trx } from '../../storage/executor.js';
 import type { DealUpdate, NewDealRow } from '../../storage/database.js';
-import { findClientRef } from '../clients/clients.lookup.js';
+import { findClientRef } from '../clients/clients.repository.js';
 import type { EventType } from '../events/event-types.js';
 import { recordEvents } from '../events/events.repository.js';
 import { canonicalId, newId } from '../shared/ids.js';
@@ -41,8 +41,10 @@ async function phaseOrThrow(db: DbExecutor, teamId: string, name: string) {
   return phase;
 }
 
-async function clientOrThrow(db: DbExecutor, teamId: string, clientId: string) {
-  const client = await findClientRef(db, teamId, clientId);
+/** The client a deal names, of the same team; an id that is not a UUID names no client. */
+async function clientOrThrow(db: DbExecutor, teamId: string, rawId: string) {
+  const id = canonicalId(rawId);
+  const client = id ? await findClientRef(db, teamId, id) : undefined;
   if (!client) throw validationError(messages.clientNotFound);
   return client;
 }
