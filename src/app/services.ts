@@ -1,6 +1,6 @@
 import { createClientsService } from '../domain/clients/clients.service.js';
 import { createDealsService } from '../domain/deals/deals.service.js';
-import { createIdempotencyStore } from '../domain/idempotency/idempotency.store.js';
+import { createIdempotencyService } from '../domain/idempotency/idempotency.service.js';
 import { systemClock, type Clock } from '../domain/shared/clock.js';
 import { createApiKeysService } from '../domain/teams/api-keys.service.js';
 import { createTeamsService } from '../domain/teams/teams.service.js';
@@ -27,7 +27,7 @@ export function createServices(db: Db, options: ServicesOptions = {}) {
     deals: createDealsService(db, { clock }),
     clients: createClientsService(db, { clock }),
     webhooks: createWebhooksService(db, { teams, clock }),
-    idempotency: createIdempotencyStore(db.kysely, { clock }),
+    idempotency: createIdempotencyService(db.kysely, { clock }),
   };
 }
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { fingerprintOf, type IdempotencyStore } from '../domain/idempotency/idempotency.store.js';
+import { fingerprintOf, type IdempotencyService } from '../domain/idempotency/idempotency.service.js';
 import { validationError } from '../domain/shared/errors.js';
 
 declare module 'fastify' {
@@ -22,7 +22,7 @@ export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
  * body is 422; a retry while the first is still running is 409 IDEMPOTENCY_CONFLICT. Runs after
  * authentication and validation, so a rejected request never takes a key.
  */
-export function registerIdempotency(app: FastifyInstance, store: IdempotencyStore): void {
+export function registerIdempotency(app: FastifyInstance, store: IdempotencyService): void {
   app.decorateRequest('idempotency', null);
 
   app.addHook('preHandler', async (request, reply) => {
@@ -47,7 +47,7 @@ export function registerIdempotency(app: FastifyInstance, store: IdempotencyStor
     request.idempotency = null;
     // A 5xx says nothing about the request itself: forget the key so a retry runs again.
     if (reply.statusCode >= 500 || typeof payload !== 'string') await store.release(claim.teamId, claim.key);
-    else await store.complete(claim.teamId, claim.key, reply.statusCode, payload);
+    else await store.complete(claim.teamId, claim.key, { statusCode: reply.statusCode, body: payload });
     return payload;
   });
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fingerprintOf } from '../../src/domain/idempotency/idempotency.store.js';
+import { fingerprintOf } from '../../src/domain/idempotency/idempotency.service.js';
 import { DIALECTS } from '../support/dialects.js';
 import { createHarness, type Caller, type Harness, type Response } from '../support/harness.js';
 
