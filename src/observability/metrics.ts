@@ -1,6 +1,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Db, PoolStats } from '../storage/db.js';
-import { pendingStats } from '../worker/delivery-store.js';
+import { pendingStats } from '../domain/webhooks/deliveries.repository.js';
 import type { SendResult } from '../worker/webhook-sender.js';
 
 export type RateLimitKind = 'plan' | 'unauthenticated';

@@ -7,7 +7,7 @@ import { newId } from '../domain/shared/ids.js';
 import { EVENT_ID_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER, signPayload } from '../domain/webhooks/signature.js';
 import type { Db } from '../storage/db.js';
 import type { DeliveryRow } from '../storage/database.js';
-import { claimDue, deliveryContexts, fixBodies, fixBody, recordAttempt, type DeliveryContext } from './delivery-store.js';
+import { claimDue, deliveryContexts, fixBodies, fixBody, recordAttempt, type DeliveryContext } from '../domain/webhooks/deliveries.repository.js';
 import { listenForDeliveries, type DeliveryListener } from './delivery-listener.js';
 import type { SendResult } from './webhook-sender.js';
 

@@ -1,7 +1,7 @@
-import type { DbExecutor } from '../storage/executor.js';
+import type { DbExecutor } from '../../storage/executor.js';
 import { sql } from 'kysely';
-import type { DeliveryRow, EventRow, WebhookRow } from '../storage/database.js';
-import type { DialectName } from '../storage/dialect.js';
+import type { DeliveryRow, EventRow, WebhookRow } from '../../storage/database.js';
+import type { DialectName } from '../../storage/dialect.js';
 
 /**
  * Takes a lease on up to `limit` due deliveries of enabled webhooks. On PostgreSQL the candidate
