@@ -19,7 +19,7 @@ import type { Db } from './storage/db.js';
 import { createServices, type Services } from './app/services.js';
 import type { RateLimiter } from './domain/ratelimit/rate-limiter.js';
 import { metricsRoutes, observabilityOptions, observeFrameworkErrors, registerRequestObservability, type MetricsAccess } from './observability/http-observability.js';
-import { createMetrics, type Metrics } from './observability/metrics.js';
+import { createMetrics, metricsSources, type Metrics } from './observability/metrics.js';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -39,7 +39,7 @@ export interface AppOptions {
 }
 
 /** Builds the whole HTTP service around a database. Never listens: server.ts and tests decide that. */
-export async function buildApp({ db, services = createServices(db), logger = false, rateLimiter = null, trustProxy = false, metrics = createMetrics({ db }), metricsAccess = 'off' }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ db, services = createServices(db), logger = false, rateLimiter = null, trustProxy = false, metrics = createMetrics(metricsSources(db, services)), metricsAccess = 'off' }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     ...(logger && typeof logger === 'object' && 'child' in logger ? { loggerInstance: logger as FastifyBaseLogger } : { logger }),
     bodyLimit: BODY_LIMIT,

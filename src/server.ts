@@ -10,7 +10,7 @@ import { createRedis } from './domain/ratelimit/redis-client.js';
 import { createServices } from './app/services.js';
 import { gracefulDrain } from './http/graceful-close.js';
 import { metricsAccessFor } from './observability/http-observability.js';
-import { createMetrics } from './observability/metrics.js';
+import { createMetrics, metricsSources } from './observability/metrics.js';
 import { startMetricsServer } from './observability/metrics-server.js';
 
 export interface RunningServer {
@@ -41,7 +41,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     unauthenticatedPerMinute: config.rateLimits.unauthenticatedPerMinute,
   });
   const services = createServices(db);
-  const metrics = createMetrics({ db });
+  const metrics = createMetrics(metricsSources(db, services));
   const app = await buildApp({ db, services, logger, rateLimiter, trustProxy: config.trustProxy, metrics, metricsAccess: metricsAccessFor(config.metrics) });
   const connections = gracefulDrain(app);
   // Long enough for slow clients, short enough that a stuck connection cannot hold a socket forever.
@@ -58,7 +58,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
           throw error;
         });
   if (metricsServer) app.log.info({ address: metricsServer.address }, 'métricas em /metrics');
-  const worker = config.webhooks.workerInServe ? createConfiguredWorker(db, config, app.log, (result) => metrics.webhookAttempt(result)) : null;
+  const worker = config.webhooks.workerInServe ? createConfiguredWorker({ services, dialect: db.dialect, config, logger: app.log, onAttempt: (result) => metrics.webhookAttempt(result) }) : null;
   worker?.start();
   // Idempotency records are replayable for 24 h; older ones are dropped once an hour.
   const purge = setInterval(() => {

@@ -4,6 +4,7 @@ import { createIdempotencyService } from '../domain/idempotency/idempotency.serv
 import { systemClock, type Clock } from '../domain/shared/clock.js';
 import { createApiKeysService } from '../domain/teams/api-keys.service.js';
 import { createTeamsService } from '../domain/teams/teams.service.js';
+import { createDeliveriesService } from '../domain/webhooks/deliveries.service.js';
 import { createWebhooksService } from '../domain/webhooks/webhooks.service.js';
 import type { Db } from '../storage/db.js';
 
@@ -28,6 +29,7 @@ export function createServices(db: Db, options: ServicesOptions = {}) {
     clients: createClientsService(db, { clock }),
     webhooks: createWebhooksService(db, { teams, clock }),
     idempotency: createIdempotencyService(db.kysely, { clock }),
+    deliveries: createDeliveriesService(db, { clock }),
   };
 }
 

@@ -7,7 +7,7 @@ import { loadConfig } from '../../src/config.js';
 import { createRateLimiter } from '../../src/domain/ratelimit/rate-limiter.js';
 import { createServices, type Services } from '../../src/app/services.js';
 import type { MetricsAccess } from '../../src/observability/http-observability.js';
-import { createMetrics, type Metrics } from '../../src/observability/metrics.js';
+import { createMetrics, metricsSources, type Metrics } from '../../src/observability/metrics.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { createDeliveryWorker } from '../../src/worker/delivery-worker.js';
 import type { SendResult } from '../../src/worker/webhook-sender.js';
@@ -42,6 +42,7 @@ function fakeSender(outcomes: Array<Partial<SendResult>>) {
 
 describe.each(DIALECTS)('observability (%s)', (dialect) => {
   let testDb: TestDb;
+  let services: Services;
   let teams: Services['teams'];
   let keys: Services['keys'];
   let webhooks: Services['webhooks'];
@@ -50,7 +51,8 @@ describe.each(DIALECTS)('observability (%s)', (dialect) => {
 
   beforeAll(async () => {
     testDb = await openTestDb(dialect);
-    ({ teams, keys, webhooks } = createServices(testDb.db));
+    services = createServices(testDb.db);
+    ({ teams, keys, webhooks } = services);
   });
   afterEach(async () => {
     for (const app of apps.splice(0)) await app.close();
@@ -58,6 +60,8 @@ describe.each(DIALECTS)('observability (%s)', (dialect) => {
   afterAll(async () => {
     await testDb?.close();
   });
+
+  const workerServices = () => ({ deliveries: services.deliveries, teams, dialect: testDb.db.dialect });
 
   async function team(options: { plan?: string; scopes?: string[] } = {}): Promise<{ teamId: string; key: string }> {
     const created = await teams.create({ name: `Loja obs ${++seq} ${dialect}`, plan: options.plan });
@@ -68,7 +72,7 @@ describe.each(DIALECTS)('observability (%s)', (dialect) => {
     options: { level?: 'info' | 'debug' | 'trace'; metricsAccess?: MetricsAccess; metrics?: Metrics; limits?: { unauthenticatedPerMinute: number } } = {},
   ): Promise<{ app: FastifyInstance; logs: CapturedLogs; metrics: Metrics }> {
     const logs = captureLogs(options.level ?? 'info');
-    const metrics = options.metrics ?? createMetrics({ db: testDb.db });
+    const metrics = options.metrics ?? createMetrics(metricsSources(testDb.db, services));
     const rateLimiter = options.limits
       ? createRateLimiter({ planLimits: true, unauthenticatedPerMinute: options.limits.unauthenticatedPerMinute, keyPrefix: `obs:${randomUUID()}` })
       : null;
@@ -227,7 +231,7 @@ describe.each(DIALECTS)('observability (%s)', (dialect) => {
       // The worker delivers the three events with the app's logger at trace level.
       const sender = fakeSender([{ ok: false, statusCode: 500, errorClass: 'http' }]);
       const worker = createDeliveryWorker({
-        db: testDb.db,
+        ...workerServices(),
         sender,
         mailer: { webhookDisabled: async () => undefined },
         config: { timeoutMs: 1000, retrySchedule: [0, 0], pollMs: 20, concurrency: 8 },
@@ -340,12 +344,12 @@ describe.each(DIALECTS)('observability (%s)', (dialect) => {
 
     it('webhook deliveries by outcome; queue depth and age of the oldest due delivery at scrape time', async () => {
       const { teamId, key } = await team();
-      const metrics = createMetrics({ db: testDb.db });
+      const metrics = createMetrics(metricsSources(testDb.db, services));
       const { app: a } = await app({ metricsAccess: 'open', metrics });
       const scrape = async () => (await send(a, { method: 'GET', url: '/metrics' })).text;
       const worker = (outcomes: Array<Partial<SendResult>>) =>
         createDeliveryWorker({
-          db: testDb.db,
+          ...workerServices(),
           sender: fakeSender(outcomes),
           mailer: { webhookDisabled: async () => undefined },
           config: { timeoutMs: 1000, retrySchedule: [0, 3_600_000], pollMs: 20, concurrency: 10 },

@@ -4,7 +4,9 @@ import type { WebhooksService } from '../../src/domain/webhooks/webhooks.service
 import type { WebhookView } from '../../src/domain/webhooks/webhooks.types.js';
 import type { Db } from '../../src/storage/db.js';
 import type { DialectName } from '../../src/storage/dialect.js';
-import { createDeliveryWorker, type DeliveryWorker, type WorkerLogger } from '../../src/worker/delivery-worker.js';
+import { createServices } from '../../src/app/services.js';
+import type { Logger } from '../../src/domain/shared/logger.js';
+import { createDeliveryWorker, type DeliveryWorker } from '../../src/worker/delivery-worker.js';
 import { createWebhookSender, type SendResult } from '../../src/worker/webhook-sender.js';
 import { createHarness, type Caller, type Harness } from './harness.js';
 import { startHttpsReceiver, type HttpsReceiver, type ReceivedRequest } from './https-receiver.js';
@@ -39,7 +41,7 @@ export interface LogCall {
   msg: string;
 }
 
-export interface CapturingLogger extends WorkerLogger {
+export interface CapturingLogger extends Logger {
   calls: LogCall[];
   /** Every call rendered deeply (errors included), for "never appears in the logs" checks. */
   text(): string;
@@ -148,8 +150,11 @@ export async function createWebhookRig(dialect: DialectName): Promise<WebhookRig
     const sender = createWebhookSender({ timeoutMs, allowPrivateTargets: options.allowPrivateTargets ?? true });
     senders.push(sender);
     const workerDb = options.db ?? db;
+    const services = options.db ? createServices(options.db) : h.services;
     return createDeliveryWorker({
-      db: workerDb,
+      deliveries: services.deliveries,
+      teams: services.teams,
+      dialect: workerDb.dialect,
       sender,
       mailer,
       config: { timeoutMs, retrySchedule: options.retrySchedule ?? RETRY_SCHEDULE, pollMs: options.pollMs ?? POLL_MS, concurrency: options.concurrency ?? 8 },

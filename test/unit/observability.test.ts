@@ -118,8 +118,8 @@ describe('metrics', () => {
   });
 
   it('an unreadable database makes the queue gauges NaN (unknown) instead of failing the scrape', async () => {
-    const failing = { kysely: { selectFrom: () => { throw new Error('down'); } } } as never;
-    const text = await createMetrics({ db: failing }).render();
+    const failing = { queueStats: () => Promise.reject(new Error('down')) };
+    const text = await createMetrics({ queue: failing }).render();
     expect(text).toContain('# TYPE webhook_delivery_queue_depth gauge');
     expect(sample(text, 'webhook_delivery_queue_depth')).toBeNaN();
     expect(sample(text, 'webhook_delivery_oldest_due_age_seconds')).toBeNaN();

@@ -1,7 +1,8 @@
 import { Command } from 'commander';
 import pino from 'pino';
 import { loadConfig } from '../../config.js';
-import { createMetrics } from '../../observability/metrics.js';
+import { createServices } from '../../app/services.js';
+import { createMetrics, metricsSources } from '../../observability/metrics.js';
 import { startMetricsServer } from '../../observability/metrics-server.js';
 import { LOG_REDACT } from '../../server.js';
 import { createDb } from '../../storage/db.js';
@@ -17,12 +18,13 @@ export function workerCommand(): Command {
     // so DATABASE_POOL_MAX bounds the pool: several workers must fit in PostgreSQL's max_connections.
     const db = createDb(config.databaseUrl, { poolMax: Math.max(2, Math.min(config.webhooks.concurrency + 1, config.databasePoolMax)) });
     await migrateToLatest(db);
-    const metrics = createMetrics({ db });
+    const services = createServices(db);
+    const metrics = createMetrics(metricsSources(db, services));
     // With METRICS_PORT, the worker's own delivery counts and the queue gauges are scraped from it, as from `serve`.
     const { port: metricsPort, host: metricsHost } = config.metrics;
     const metricsServer = metricsPort === null ? null : await startMetricsServer(metrics, { port: metricsPort, host: metricsHost });
     if (metricsServer) logger.info({ address: metricsServer.address }, 'métricas em /metrics');
-    const worker = createConfiguredWorker(db, config, logger, (result) => metrics.webhookAttempt(result));
+    const worker = createConfiguredWorker({ services, dialect: db.dialect, config, logger, onAttempt: (result) => metrics.webhookAttempt(result) });
     worker.start();
     logger.info({}, 'worker de webhooks iniciado');
     const shutdown = (signal: string) => {

@@ -1,6 +1,8 @@
 import type { DbExecutor } from '../../storage/executor.js';
 import { sql } from 'kysely';
-import type { DeliveryRow, EventRow, WebhookRow } from '../../storage/database.js';
+import type { DeliveryRow } from '../../storage/database.js';
+import { newId } from '../shared/ids.js';
+import type { AttemptRecord, DeliveryContext, QueueStats } from './deliveries.types.js';
 import type { DialectName } from '../../storage/dialect.js';
 
 /**
@@ -73,11 +75,6 @@ export async function fixBody(db: DbExecutor, id: string, token: string, body: s
   return row?.body ?? body;
 }
 
-export interface DeliveryContext {
-  event: EventRow;
-  hook: Pick<WebhookRow, 'id' | 'team_id' | 'url' | 'secret'>;
-}
-
 /** The event and the webhook of each claimed delivery, in one query for the whole claim. */
 export async function deliveryContexts(db: DbExecutor, deliveryIds: string[]): Promise<Map<string, DeliveryContext>> {
   const contexts = new Map<string, DeliveryContext>();
@@ -115,30 +112,6 @@ export async function deliveryContexts(db: DbExecutor, deliveryIds: string[]): P
     });
   }
   return contexts;
-}
-
-/** The outcome of one attempt, as the worker decided it. */
-export interface AttemptRecord {
-  deliveryId: string;
-  /** The lease token of the claim: nothing is recorded when another worker holds the delivery now. */
-  token: string;
-  webhookId: string;
-  eventId: string;
-  eventType: string;
-  attemptId: string;
-  attempt: number;
-  attemptedAt: string;
-  now: string;
-  ok: boolean;
-  /** A failure of the last attempt: the delivery is `failed`, and the webhook may be disabled. */
-  finalFailure: boolean;
-  nextAttemptAt: string | null;
-  statusCode: number | null;
-  errorClass: string | null;
-  durationMs: number;
-  responseBody: string | null;
-  /** Stored as the webhook's disabled_reason when this failure disables it. */
-  disabledReason: string;
 }
 
 /**
@@ -269,7 +242,7 @@ export async function recordAttempt(db: DbExecutor, dialect: DialectName, r: Att
 }
 
 /** Due deliveries the worker would claim now: pending, due, of an enabled webhook (a disabled one's wait for `recover`). */
-export async function pendingStats(db: DbExecutor, now: string): Promise<{ due: number; oldestDueAt: string | null }> {
+export async function pendingStats(db: DbExecutor, now: string): Promise<QueueStats> {
   const row = await db
     .selectFrom('deliveries')
     .innerJoin('webhooks', 'webhooks.id', 'deliveries.webhook_id')
@@ -280,4 +253,18 @@ export async function pendingStats(db: DbExecutor, now: string): Promise<{ due: 
     .executeTakeFirstOrThrow();
   const oldest = row.oldest as Date | string | null;
   return { due: Number(row.due), oldestDueAt: oldest === null ? null : new Date(oldest).toISOString() };
+}
+
+/**
+ * Puts a (webhook, event) delivery back in the queue as a fresh series of attempts, due now.
+ * An existing delivery keeps its body, so the bytes sent stay the same as before. `now`: stored form.
+ */
+export async function queueDelivery(db: DbExecutor, teamId: string, webhookId: string, eventId: string, now: string): Promise<void> {
+  const fresh = { status: 'pending' as const, attempts: 0, next_attempt_at: now, lease_until: null, lease_token: null, first_attempt_at: null, completed_at: null };
+  const updated = await db.updateTable('deliveries').set(fresh).where('webhook_id', '=', webhookId).where('event_id', '=', eventId).executeTakeFirst();
+  if (Number(updated.numUpdatedRows) > 0) return;
+  await db
+    .insertInto('deliveries')
+    .values({ ...fresh, id: newId(), team_id: teamId, webhook_id: webhookId, event_id: eventId, created_at: now })
+    .execute();
 }

@@ -1,7 +1,6 @@
 import type { DbExecutor } from '../../storage/executor.js';
 import type { Insertable, Updateable } from 'kysely';
 import type { WebhookTable } from '../../storage/database.js';
-import { newId } from '../shared/ids.js';
 
 export const insertWebhook = (db: DbExecutor, row: Insertable<WebhookTable>) => db.insertInto('webhooks').values(row).execute();
 
@@ -49,17 +48,3 @@ export const undeliveredEventsSince = (db: DbExecutor, webhookId: string, teamId
     .orderBy('events.created_at')
     .orderBy('events.id')
     .execute();
-
-/**
- * Puts a (webhook, event) delivery back in the queue as a fresh series of attempts, due now.
- * An existing delivery keeps its body, so the bytes sent stay the same as before. `now`: stored form.
- */
-export async function queueDelivery(db: DbExecutor, teamId: string, webhookId: string, eventId: string, now: string): Promise<void> {
-  const fresh = { status: 'pending' as const, attempts: 0, next_attempt_at: now, lease_until: null, lease_token: null, first_attempt_at: null, completed_at: null };
-  const updated = await db.updateTable('deliveries').set(fresh).where('webhook_id', '=', webhookId).where('event_id', '=', eventId).executeTakeFirst();
-  if (Number(updated.numUpdatedRows) > 0) return;
-  await db
-    .insertInto('deliveries')
-    .values({ ...fresh, id: newId(), team_id: teamId, webhook_id: webhookId, event_id: eventId, created_at: now })
-    .execute();
-}

@@ -3,11 +3,12 @@ import { notFound, validationError } from '../shared/errors.js';
 import type { Db } from '../../storage/db.js';
 import type { DeliveryAttemptRow, WebhookRow } from '../../storage/database.js';
 import { EVENT_TYPES } from '../events/event-types.js';
-import { subscribes } from '../events/events.repository.js';
+import { subscribes } from '../events/events.mapper.js';
 import { canonicalId, newId } from '../shared/ids.js';
 import { isoNow, type Clock } from '../shared/clock.js';
 import { toApiTimestamp, toApiTimestampOrNull } from '../shared/time.js';
 import type { TeamsService } from '../teams/teams.service.js';
+import { queueDelivery } from './deliveries.repository.js';
 import * as repo from './webhooks.repository.js';
 import type { AttemptView, CreateWebhookInput, WebhookStatus, WebhookView } from './webhooks.types.js';
 
@@ -140,7 +141,7 @@ export function createWebhooksService(db: Db, { teams, clock }: { teams: Pick<Te
         targets = (await repo.listWebhooks(k, event.team_id)).filter((h) => h.status === 'enabled' && subscribes(h.events, event.type));
       }
       await k.transaction().execute(async (trx) => {
-        for (const hook of targets) await repo.queueDelivery(trx, event.team_id, hook.id, event.id, isoNow(clock));
+        for (const hook of targets) await queueDelivery(trx, event.team_id, hook.id, event.id, isoNow(clock));
       });
       return { event_id: event.id, webhook_ids: targets.map((t) => t.id) };
     },
@@ -152,7 +153,7 @@ export function createWebhooksService(db: Db, { teams, clock }: { teams: Pick<Te
       if (Number.isNaN(sinceDate.getTime())) throw validationError("--since deve ser uma data/hora ISO 8601, por exemplo 2026-11-22T10:00:00Z");
       const events = (await repo.undeliveredEventsSince(k, hook.id, hook.team_id, sinceDate.toISOString())).filter((e) => subscribes(hook.events, e.type));
       await k.transaction().execute(async (trx) => {
-        for (const event of events) await repo.queueDelivery(trx, hook.team_id, hook.id, event.id, isoNow(clock));
+        for (const event of events) await queueDelivery(trx, hook.team_id, hook.id, event.id, isoNow(clock));
       });
       return { webhook_id: hook.id, queued: events.length, status: hook.status };
     },
