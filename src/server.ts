@@ -4,10 +4,11 @@ import type { Config } from './config.js';
 import { createDb, type Db } from './storage/db.js';
 import { migrateToLatest } from './storage/migrator.js';
 import { createConfiguredWorker } from './worker/worker-runtime.js';
-import { pino } from 'pino';
 import { createRateLimiter } from './domain/ratelimit/rate-limiter.js';
 import { createRedis } from './domain/ratelimit/redis-client.js';
 import { createServices } from './app/services.js';
+import { createLogger } from './process/logger.js';
+import { exitOnShutdownSignal } from './process/shutdown.js';
 import { gracefulDrain } from './http/graceful-close.js';
 import { metricsAccessFor } from './observability/http-observability.js';
 import { createMetrics, metricsSources } from './observability/metrics.js';
@@ -20,9 +21,6 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Secrets never reach a log line: the Authorization header is redacted wherever a request is logged. */
-export const LOG_REDACT = ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', '*.headers.authorization', 'authorization', 'key', '*.key', 'secret', '*.secret'];
-
 /** Opens the database, applies pending migrations, and listens. */
 export async function startServer(config: Config): Promise<RunningServer> {
   const db = createDb(config.databaseUrl, { poolMax: config.databasePoolMax });
@@ -32,7 +30,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     await db.close();
     throw error;
   }
-  const logger = pino({ level: config.logLevel, redact: LOG_REDACT });
+  const logger = createLogger(config.logLevel);
   const redis = config.rateLimits.redisUrl ? createRedis(config.rateLimits.redisUrl, logger) : null;
   if (!config.rateLimits.enabled) logger.warn({}, 'RATE_LIMITS=off: limites de requisição por plano desligados');
   const rateLimiter = createRateLimiter({
@@ -85,18 +83,5 @@ export async function startServer(config: Config): Promise<RunningServer> {
 export async function runServer(config: Config): Promise<void> {
   const server = await startServer(config);
   server.app.log.info({ address: server.address, database: config.databaseUrl.split(':')[0] }, 'autosales ouvindo');
-  const shutdown = (signal: string) => {
-    server.app.log.info({ signal }, 'encerrando');
-    const force = setTimeout(() => process.exit(1), 10_000);
-    force.unref();
-    server.close().then(
-      () => process.exit(0),
-      (error) => {
-        server.app.log.error({ err: error }, 'erro ao encerrar');
-        process.exit(1);
-      },
-    );
-  };
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-  process.once('SIGINT', () => shutdown('SIGINT'));
+  exitOnShutdownSignal(server.app.log, () => server.close(), { message: 'encerrando' });
 }
