@@ -2,7 +2,7 @@ import { Migrator, sql, type Kysely } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
-import { searchCondition } from '../../src/domain/shared/text-search.js';
+import { searchCondition } from '../../src/domain/shared/search-sql.js';
 import { createServices } from '../../src/app/services.js';
 import type { Database } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrator.js';

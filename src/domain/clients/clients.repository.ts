@@ -6,7 +6,8 @@ import type { Page, Sort } from '../shared/list-query.js';
 import { normalizeTaxId } from '../shared/tax-id.js';
 import type { DialectName } from '../../storage/dialect.js';
 import { countByStatus, onlyStatusFilter, pageAndTotal, sortOrder, teamColumn } from '../shared/list-sql.js';
-import { searchCondition, sqliteIndexServes } from '../shared/text-search.js';
+import { searchCondition } from '../shared/search-sql.js';
+import { sqliteIndexServes } from '../shared/text-search.js';
 import type { ClientSortField } from './clients.types.js';
 
 const TAX_ID_QUERY = /^(?=.*\d)[\dA-Za-z]*[./-][\dA-Za-z./\s-]*$/;

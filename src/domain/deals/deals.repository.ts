@@ -5,7 +5,8 @@ import type { Database, DealUpdate, NewDealRow } from '../../storage/database.js
 import type { Page, Sort } from '../shared/list-query.js';
 import type { DialectName } from '../../storage/dialect.js';
 import { countByStatus, onlyStatusFilter, pageAndTotal, sortOrder, teamColumn } from '../shared/list-sql.js';
-import { searchCondition, sqliteIndexServes } from '../shared/text-search.js';
+import { searchCondition } from '../shared/search-sql.js';
+import { sqliteIndexServes } from '../shared/text-search.js';
 import type { DealRowWithClient } from './deals.mapper.js';
 import type { DealSortField } from './deals.types.js';
 
