@@ -15,7 +15,7 @@ import { createDb, type Db } from '../src/storage/db.js';
 import { migrateToLatest } from '../src/storage/migrator.js';
 import { parseBenchArgs, type BenchArgs } from './args.js';
 import { createExplainer, type Explainer } from './explain.js';
-import { percentile, runLoad, type LoadResult } from './load.js';
+import { percentile, runLoad } from './load.js';
 import { cpuMs, freePort, spawnChild, waitIdle, type Child } from './processes.js';
 import { summarizeProfile } from './profile.js';
 import { Prng } from './prng.js';
@@ -545,7 +545,7 @@ class Bench {
     return 0;
   }
 
-  async finish(): Promise<{ file: string; exit: number }> {
+  finish(): { file: string; exit: number } {
     if (this.args.seedOnly) {
       this.report.finishedAt = new Date().toISOString();
       return { file: '', exit: 0 };
@@ -611,7 +611,7 @@ function gitDescription(): string {
 }
 
 const bench = new Bench(parseBenchArgs(process.argv.slice(2)));
-let exitCode = 1;
+let exitCode: number;
 const interrupted = () => {
   say('interrupted: stopping child processes');
   void bench.cleanup().finally(() => process.exit(130));
@@ -620,7 +620,7 @@ process.once('SIGINT', interrupted);
 process.once('SIGTERM', interrupted);
 try {
   await bench.run();
-  exitCode = (await bench.finish()).exit;
+  exitCode = bench.finish().exit;
 } catch (error) {
   process.stderr.write(`bench failed ${bench.describeFailure(error)}\n`);
   exitCode = 1;

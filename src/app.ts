@@ -41,7 +41,7 @@ export interface AppOptions {
 /** Builds the whole HTTP service around a database. Never listens: server.ts and tests decide that. */
 export async function buildApp({ db, services = createServices(db), logger = false, rateLimiter = null, trustProxy = false, metrics = createMetrics(metricsSources(db, services)), metricsAccess = 'off' }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    ...(logger && typeof logger === 'object' && 'child' in logger ? { loggerInstance: logger as FastifyBaseLogger } : { logger }),
+    ...(logger && typeof logger === 'object' && 'child' in logger ? { loggerInstance: logger } : { logger }),
     bodyLimit: BODY_LIMIT,
     trustProxy,
     // Trailing slashes and repeated slashes name the same resource.

@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { AppError, messages, type ErrorCode } from '../domain/shared/errors.js';
 import { validationMessage } from './validation-messages.js';
 
-export const envelope = (code: ErrorCode | string, message: string) => ({ success: false as const, error: { code, message } });
+export const envelope = (code: ErrorCode, message: string) => ({ success: false as const, error: { code, message } });
 
 /** Framework errors that reach us before our handlers run, as the contract's envelope. */
 const FRAMEWORK_ERRORS: Record<string, [number, ErrorCode, string]> = {

@@ -12,7 +12,7 @@ export function registerJsonBody(app: FastifyInstance): void {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body as string;
     if (text.trim() === '') return done(null, undefined);
-    parseJson(request, text, (error, value) => {
+    void parseJson(request, text, (error, value) => {
       if (error) return done(new AppError(400, 'VALIDATION_ERROR', messages.invalidJson), undefined);
       return done(null, value);
     });

@@ -13,7 +13,7 @@ export interface DeliveryListenerOptions {
   /** PostgreSQL URL (never logged: it may hold a password). */
   url: string;
   /** Called on every NOTIFY, and after every (re)connection: commits made while not listening are caught up at once. */
-  onSignal(): void;
+  onSignal: () => void;
   logger: Logger;
   /** First reconnection delay; doubled on each failure up to `maxRetryMs`. */
   retryMs?: number;

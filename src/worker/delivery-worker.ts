@@ -71,7 +71,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     nudge = undefined;
     resolve?.();
   };
-  let stopSignals: Array<() => void | Promise<void>> = [];
+  let stopSignals: Array<() => Promise<void>> = [];
 
   async function attempt(delivery: DeliveryRow, token: string, context: DeliveryContext): Promise<void> {
     const { event, hook } = context;
@@ -204,7 +204,10 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
       if (running) return;
       running = true;
       // SQLite: commits in this process signal in-process. PostgreSQL: NOTIFY, from any process.
-      if (deps.dialect === 'sqlite') stopSignals.push(onDeliveriesQueued(wake));
+      if (deps.dialect === 'sqlite') {
+        const unsubscribe = onDeliveriesQueued(wake);
+        stopSignals.push(() => Promise.resolve(unsubscribe()));
+      }
       if (deps.dialect === 'postgres' && deps.listenUrl) {
         const listener: DeliveryListener = listenForDeliveries({ url: deps.listenUrl, onSignal: wake, logger });
         stopSignals.push(() => listener.close());

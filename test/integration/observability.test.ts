@@ -140,8 +140,8 @@ describe.each(DIALECTS)('observability (%s)', (dialect) => {
       for (const [status, options] of cases) {
         const id = `case-${status}-${randomUUID()}`;
         const sent = await send(a, { ...options, headers: { ...(options.headers ?? {}), 'x-request-id': id } });
-        expect(sent.status, `${options.method} ${options.url}: ${sent.text.slice(0, 200)}`).toBe(status);
-        expect(sent.headers['x-request-id'], `${options.method} ${options.url} (${status})`).toBe(id);
+        expect(sent.status, `${options.method} ${JSON.stringify(options.url)}: ${sent.text.slice(0, 200)}`).toBe(status);
+        expect(sent.headers['x-request-id'], `${options.method} ${JSON.stringify(options.url)} (${status})`).toBe(id);
       }
       // And generated on the same kinds of answer when the caller sends none.
       const unsent = await send(a, authed(key, 'PATCH', '/api/v1/deals'));

@@ -6,7 +6,7 @@ import { createDb } from '../../src/storage/db.js';
 import type { DeliveryAttemptRow, DeliveryRow } from '../../src/storage/database.js';
 import { DIALECTS } from '../support/dialects.js';
 import type { Caller } from '../support/harness.js';
-import type { HttpsReceiver, ReceivedRequest } from '../support/https-receiver.js';
+import type { ReceivedRequest } from '../support/https-receiver.js';
 import { TIMEOUT_MS, createWebhookRig, payloadOf, sleep, type WebhookRig } from '../support/webhooks.js';
 
 /**

@@ -84,7 +84,7 @@ export function ensureBuilt(): void {
       } catch (error) {
         // tsc emits even with type errors; such errors are reported, not fatal, as long as dist/ exists.
         const output = String((error as { stdout?: Buffer }).stdout ?? '') + String((error as { stderr?: Buffer }).stderr ?? '');
-        if (!existsSync(main)) throw new Error(`npm run build failed and dist/cli/main.js is missing:\n${output}`);
+        if (!existsSync(main)) throw new Error(`npm run build failed and dist/cli/main.js is missing:\n${output}`, { cause: error });
         process.stderr.write(`warning: npm run build reported errors (dist/ was emitted anyway):\n${output}\n`);
       }
     }
@@ -357,7 +357,7 @@ export async function processDb(dialect: 'sqlite' | 'postgres'): Promise<Process
     };
   }
   const dir = mkdtempSync(join(tmpdir(), 'autosales-proc-'));
-  return { url: `sqlite:${join(dir, 'x.db')}`, dir, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
+  return { url: `sqlite:${join(dir, 'x.db')}`, dir, cleanup: () => Promise.resolve(rmSync(dir, { recursive: true, force: true })) };
 }
 
 /** A small authenticated HTTP client for a running server. */

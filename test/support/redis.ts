@@ -93,8 +93,8 @@ export async function startThrowawayRedis(): Promise<ThrowawayRedis> {
     child = spawned;
     servers.add(spawned);
     spawned.once('exit', () => servers.delete(spawned));
-    spawned.stdout!.setEncoding('utf8').on('data', (c: string) => (output += c));
-    spawned.stderr!.setEncoding('utf8').on('data', (c: string) => (output += c));
+    spawned.stdout.setEncoding('utf8').on('data', (c: string) => (output += c));
+    spawned.stderr.setEncoding('utf8').on('data', (c: string) => (output += c));
     const deadline = Date.now() + 10_000;
     while (Date.now() < deadline) {
       if (spawned.exitCode !== null || spawned.signalCode !== null) throw new Error(`redis-server on ${port} exited at start:\n${output}`);

@@ -212,7 +212,7 @@ export const BAD_AUTHORIZATIONS: ReadonlyArray<{ label: string; header: (key: st
   { label: 'a 10,000-character key', header: () => `Bearer ${'k'.repeat(10_000)}` },
 ];
 
-async function snapshot(fx: SecurityFixture, team: TeamRecords, resource: Resource, id: string): Promise<Response> {
+async function snapshot(team: TeamRecords, resource: Resource, id: string): Promise<Response> {
   const res = await team.caller.get(`/${resource}/${id}`);
   expect(res.status, res.text).toBe(200);
   return res;
@@ -235,7 +235,7 @@ async function ownState(fx: SecurityFixture, route: SecuredRoute): Promise<unkno
   if (!route.resource || route.method === 'GET') return null;
   if (route.method === 'POST') return (await listedIds(fx.own.caller, route.resource)).length;
   const id = route.resource === 'deals' ? fx.own.dealId : fx.own.clientId;
-  return (await snapshot(fx, fx.own, route.resource, id)).body;
+  return (await snapshot(fx.own, route.resource, id)).body;
 }
 
 /**
@@ -302,7 +302,7 @@ export function securityMatrix(route: SecuredRoute, fixture: () => SecurityFixtu
       it("404 for another team's record, which stays unchanged", async () => {
         const fx = fixture();
         const otherId = resource === 'deals' ? fx.other.dealId : fx.other.clientId;
-        const before = await snapshot(fx, fx.other, resource, otherId);
+        const before = await snapshot(fx.other, resource, otherId);
         const res = await sendRoute(fx, route, bearer(fx.own.caller.key), 'other');
         expectError(res, 404, 'NOT_FOUND', NOT_FOUND_MESSAGES[resource]);
         // Indistinguishable from an id that exists nowhere: no oracle for other teams' ids.
@@ -312,7 +312,7 @@ export function securityMatrix(route: SecuredRoute, fixture: () => SecurityFixtu
         });
         expect(unknown.status).toBe(res.status);
         expect(unknown.body).toEqual(res.body);
-        const after = await snapshot(fx, fx.other, resource, otherId);
+        const after = await snapshot(fx.other, resource, otherId);
         expect(after.body).toEqual(before.body);
       });
     }
@@ -321,7 +321,7 @@ export function securityMatrix(route: SecuredRoute, fixture: () => SecurityFixtu
       it("never lists another team's records", async () => {
         const fx = fixture();
         const key = await fx.keyWith([route.scope!]);
-        const caller = { ...fx.own.caller, get: (p: string) => send(fx.h, 'GET', p, { authorization: bearer(key) }) } as Caller;
+        const caller = { ...fx.own.caller, get: (p: string) => send(fx.h, 'GET', p, { authorization: bearer(key) }) };
         const otherIds = [fx.other.dealId, fx.other.clientId];
         const ownId = resource === 'deals' ? fx.own.dealId : fx.own.clientId;
         const otherName = resource === 'deals' ? fx.other.dealTitle : fx.other.clientName;

@@ -22,7 +22,7 @@ describe('exitOnShutdownSignal (serve and worker)', () => {
   it('logs the signal, closes, and exits 0', async () => {
     const r = rig();
     let closed = 0;
-    exitOnShutdownSignal(r.logger, async () => void (closed += 1), { message: 'encerrando', exit: r.exit, signals: r.signals });
+    exitOnShutdownSignal(r.logger, () => Promise.resolve(void (closed += 1)), { message: 'encerrando', exit: r.exit, signals: r.signals });
     r.signals.emit('SIGTERM', 'SIGTERM');
     await vi.waitFor(() => expect(r.exits).toEqual([0]));
     expect(closed).toBe(1);
@@ -54,7 +54,11 @@ describe('exitOnShutdownSignal (serve and worker)', () => {
     const r = rig();
     let closes = 0;
     let finish: () => void = () => undefined;
-    exitOnShutdownSignal(r.logger, () => new Promise<void>((resolve) => ((closes += 1), (finish = resolve))), { message: 'encerrando', exit: r.exit, signals: r.signals });
+    exitOnShutdownSignal(r.logger, () => new Promise<void>((resolve) => ((closes += 1), (finish = resolve))), {
+      message: 'encerrando',
+      exit: r.exit,
+      signals: r.signals,
+    });
     r.signals.emit('SIGTERM', 'SIGTERM');
     r.signals.emit('SIGINT', 'SIGINT');
     finish();

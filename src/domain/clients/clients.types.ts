@@ -164,7 +164,8 @@ interface Stamps {
 }
 
 /** A client as GET /clients/:id returns it: PF and PJ have their own field sets (never municipal_registration). */
-export type ClientView = (Contact & { type: 'PF' } & PfOnly & Classification & Details & Stamps) | (Contact & { type: 'PJ' } & PjOnly & Classification & Details & Stamps);
+export type ClientView =
+  (Contact & { type: 'PF' } & PfOnly & Classification & Details & Stamps) | (Contact & { type: 'PJ' } & PjOnly & Classification & Details & Stamps);
 
 /** A client as GET /clients lists it. */
 export type ClientListView =

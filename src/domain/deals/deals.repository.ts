@@ -39,13 +39,13 @@ const dealById = compiledQuery('deal_by_id', (db: DbExecutor, teamId: string, id
 
 /** A deal with its client's name; no lock. GET /deals/:id's hot path: compiled once (storage/compiled-query.ts). */
 export async function findDeal(db: DbExecutor, teamId: string, id: string): Promise<DealRowWithClient | undefined> {
-  return (await dealById.executeTakeFirst(db, teamId, id)) as DealRowWithClient | undefined;
+  return dealById.executeTakeFirst(db, teamId, id);
 }
 
 /** The same, row-locked until the transaction ends (PostgreSQL), so concurrent updates compute their changes from the row they replace. */
 export async function findDealForUpdate(trx: Trx, teamId: string, id: string): Promise<DealRowWithClient | undefined> {
   const query = withClient(trx).where('deals.team_id', '=', teamId).where('deals.id', '=', id).forUpdate('deals');
-  return (await query.executeTakeFirst()) as DealRowWithClient | undefined;
+  return query.executeTakeFirst();
 }
 
 export const insertDeal = (db: DbExecutor, row: NewDealRow) => db.insertInto('deals').values(row).execute();

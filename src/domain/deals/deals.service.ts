@@ -194,7 +194,8 @@ export function createDealsService(db: Db, { clock }: { clock: Clock }) {
         if (changed.length === 0) return { deal: current, previous: {} };
 
         const now = isoNow(clock);
-        const patch: DealUpdate = Object.assign({ updated_at: now }, ...changed.map((f) => columnsFor(f, next)));
+        const patch: DealUpdate = { updated_at: now };
+        for (const field of changed) Object.assign(patch, columnsFor(field, next));
         if (changed.includes('status')) patch.archived_at = next.status === 'arquivado' ? now : null;
         await repo.updateDeal(trx, teamId, current.id, patch);
         next.updated_at = toApiTimestamp(now);

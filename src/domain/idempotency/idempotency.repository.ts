@@ -6,7 +6,16 @@ export async function insertProcessing(db: DbExecutor, row: { teamId: string; ke
   try {
     await db
       .insertInto('idempotency_keys')
-      .values({ team_id: row.teamId, key: row.key, fingerprint: row.fingerprint, status: 'processing', status_code: null, response_body: null, created_at: row.now, updated_at: row.now })
+      .values({
+        team_id: row.teamId,
+        key: row.key,
+        fingerprint: row.fingerprint,
+        status: 'processing',
+        status_code: null,
+        response_body: null,
+        created_at: row.now,
+        updated_at: row.now,
+      })
       .execute();
     return true;
   } catch (error) {

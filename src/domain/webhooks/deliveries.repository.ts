@@ -228,7 +228,7 @@ export async function recordAttempt(db: DbExecutor, dialect: DialectName, r: Att
       return { recorded: true, disabled: false };
     }
     if (!r.finalFailure) return { recorded: true, disabled: false };
-    const first = held.first_attempt_at as Date | string | null;
+    const first = held.first_attempt_at;
     const firstAttemptAt = first === null ? r.attemptedAt : new Date(first).toISOString();
     const flipped = await trx
       .updateTable('webhooks')
@@ -251,7 +251,7 @@ export async function pendingStats(db: DbExecutor, now: string): Promise<QueueSt
     .where('deliveries.next_attempt_at', '<=', now)
     .where('webhooks.status', '=', 'enabled')
     .executeTakeFirstOrThrow();
-  const oldest = row.oldest as Date | string | null;
+  const oldest = row.oldest;
   return { due: Number(row.due), oldestDueAt: oldest === null ? null : new Date(oldest).toISOString() };
 }
 
