@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fingerprintOf } from '../../src/domain/idempotency/idempotency.service.js';
 import { DIALECTS } from '../support/dialects.js';
@@ -64,6 +65,25 @@ describe.each(DIALECTS)('Idempotency-Key (%s)', (dialect) => {
     expect(res.headers['idempotent-replayed']).toBeUndefined();
   }
 
+  /**
+   * Makes storing an answer (the key's update to `completed`) fail in the database, as a crash at that
+   * moment would leave it: a trigger on this test database only, removed by the returned function.
+   */
+  async function failAnswerStore(): Promise<() => Promise<void>> {
+    const db = h.testDb.db.kysely;
+    if (dialect === 'sqlite') {
+      await sql`create trigger fail_answer_store before update on idempotency_keys when new.status = 'completed'
+        begin select raise(abort, 'answer store failed'); end`.execute(db);
+      return async () => void (await sql`drop trigger fail_answer_store`.execute(db));
+    }
+    await sql`create function fail_answer_store() returns trigger language plpgsql as $$ begin raise exception 'answer store failed'; end $$`.execute(db);
+    await sql`create trigger fail_answer_store before update on idempotency_keys for each row when (new.status = 'completed') execute function fail_answer_store()`.execute(db);
+    return async () => {
+      await sql`drop trigger fail_answer_store on idempotency_keys`.execute(db);
+      await sql`drop function fail_answer_store()`.execute(db);
+    };
+  }
+
   function expectReplayOf(replay: Response, first: Response) {
     expect(replay.status, replay.text).toBe(first.status);
     expect(replay.text, 'the replayed body is byte-identical').toBe(first.text);
@@ -120,6 +140,29 @@ describe.each(DIALECTS)('Idempotency-Key (%s)', (dialect) => {
       const fixed = await post(t, path, body, key);
       expect(fixed.status, fixed.text).toBe(201);
       expectReplayOf(await post(t, path, body, key), fixed);
+      expect(await total(t, path)).toBe(1);
+    });
+
+    it('the stored answer commits with the record: when storing it fails, neither remains, and the retry creates exactly one', async () => {
+      const t = await h.team();
+      const key = newKey();
+      const restore = await failAnswerStore();
+      let failed: Response;
+      try {
+        failed = await post(t, path, body, key);
+      } finally {
+        await restore();
+      }
+      // Both absent: no record, no answer, no event, and the key is free again.
+      expectError(failed, 500, 'INTERNAL_ERROR');
+      expect(await total(t, path), 'a record without its stored answer').toBe(0);
+      expect(await storedKeys(t.teamId), 'an answer (or a claim) without its record').toBe(0);
+      expect(await eventCount(t.teamId)).toBe(0);
+
+      const retry = await post(t, path, body, key);
+      expect(retry.status, retry.text).toBe(201);
+      expect(retry.headers['idempotent-replayed']).toBeUndefined();
+      expectReplayOf(await post(t, path, body, key), retry);
       expect(await total(t, path)).toBe(1);
     });
 

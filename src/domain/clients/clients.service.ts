@@ -9,6 +9,7 @@ import { fromCents, toCents } from '../shared/money.js';
 import { isValidCnpj, isValidCpf, normalizeTaxId } from '../shared/tax-id.js';
 import { foldText, searchDocument } from '../shared/text-search.js';
 import { isoNow, type Clock } from '../shared/clock.js';
+import type { WriteOptions } from '../shared/write-options.js';
 import { toApiTimestamp } from '../shared/time.js';
 import { toClientListItem, toClientState, toClientView } from './clients.mapper.js';
 import { recordEvents } from '../events/events.repository.js';
@@ -150,7 +151,7 @@ export function createClientsService(db: Db, { clock }: { clock: Clock }) {
       return toClientView(await load(k, teamId, rawId));
     },
 
-    async create(teamId: string, input: ClientCreateInput): Promise<ClientView> {
+    async create(teamId: string, input: ClientCreateInput, options: WriteOptions<ClientView> = {}): Promise<ClientView> {
       checkFieldsApply(input.type, input);
       const stamp = isoNow(clock);
       const now = toApiTimestamp(stamp);
@@ -172,6 +173,7 @@ export function createClientsService(db: Db, { clock }: { clock: Clock }) {
         k.transaction().execute(async (trx) => {
           await repo.insertClient(trx, { ...columnsOf(state), id: state.id, team_id: teamId, created_at: stamp, updated_at: stamp });
           await recordEvents(trx, teamId, [{ type: 'client.created', object: client, previous: null }], stamp);
+          await options.inTransaction?.(trx, client);
         }),
       );
       return client;

@@ -10,6 +10,7 @@ import { pageOf, paginationOf, parseSort, sameJson, type Pagination } from '../s
 import { fromCents, lowerBoundCents, toCents, upperBoundCents } from '../shared/money.js';
 import { foldText, searchDocument } from '../shared/text-search.js';
 import { isoNow, type Clock } from '../shared/clock.js';
+import type { WriteOptions } from '../shared/write-options.js';
 import { dayBounds, toApiTimestamp } from '../shared/time.js';
 import { findPhase } from '../teams/teams.repository.js';
 import { toDealView } from './deals.mapper.js';
@@ -131,7 +132,7 @@ export function createDealsService(db: Db, { clock }: { clock: Clock }) {
       return toDealView(await load(k, teamId, rawId));
     },
 
-    async create(teamId: string, input: DealCreateInput): Promise<DealView> {
+    async create(teamId: string, input: DealCreateInput, options: WriteOptions<DealView> = {}): Promise<DealView> {
       return k.transaction().execute(async (trx) => {
         const phase = await phaseOrThrow(trx, teamId, input.phase ?? 'lead');
         const client = input.client_id != null ? await clientOrThrow(trx, teamId, input.client_id) : null;
@@ -167,6 +168,7 @@ export function createDealsService(db: Db, { clock }: { clock: Clock }) {
         await repo.insertDeal(trx, row);
         const deal = toDealView({ ...(row as Parameters<typeof toDealView>[0]), client_name: client?.name ?? null });
         await recordEvents(trx, teamId, [{ type: 'deal.created', object: deal, previous: null }], now);
+        await options.inTransaction?.(trx, deal);
         return deal;
       });
     },

@@ -1,11 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ClientsService } from '../../domain/clients/clients.service.js';
 import { teamOf } from '../auth.js';
+import { answerInTransaction } from '../idempotency.js';
 import { BEARER, REPLAYED_HEADER, authErrors, errors, ok } from '../openapi/route-docs.js';
 import { ClientCreateBody, ClientListQuery, ClientUpdateBody } from '../schemas/clients.schema.js';
 import { IdParams, IdempotencyHeaders } from '../schemas/common.schema.js';
 import type { Static } from 'typebox';
-import type { ClientUpdateResult } from '../../domain/clients/clients.types.js';
+import type { ClientUpdateResult, ClientView } from '../../domain/clients/clients.types.js';
 import { Client, ClientDeactivated, ClientListItem, ClientUpdated, Page, Success } from '../schemas/responses.schema.js';
 
 const read = { auth: { scope: 'clients:read' } } as const;
@@ -72,8 +73,9 @@ export function clientsRoutes(clients: ClientsService): FastifyPluginAsyncTypebo
         },
       },
       async (request, reply) => {
-        const client = await clients.create(teamOf(request), request.body);
-        return reply.status(201).send({ success: true as const, data: client });
+        const answer = (client: ClientView) => ({ success: true as const, data: client });
+        const client = await clients.create(teamOf(request), request.body, answerInTransaction(request, 201, answer));
+        return reply.status(201).send(answer(client));
       },
     );
 

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { DealsService } from '../../domain/deals/deals.service.js';
 import { teamOf } from '../auth.js';
+import { answerInTransaction } from '../idempotency.js';
 import { BEARER, REPLAYED_HEADER, authErrors, errors, ok } from '../openapi/route-docs.js';
 import { IdParams, IdempotencyHeaders } from '../schemas/common.schema.js';
 import { DealCreateBody, DealListQuery, DealUpdateBody } from '../schemas/deals.schema.js';
@@ -74,8 +75,9 @@ export function dealsRoutes(deals: DealsService): FastifyPluginAsyncTypebox {
         },
       },
       async (request, reply) => {
-        const deal = await deals.create(teamOf(request), request.body);
-        return reply.status(201).send({ success: true as const, data: deal });
+        const answer = (deal: DealView) => ({ success: true as const, data: deal });
+        const deal = await deals.create(teamOf(request), request.body, answerInTransaction(request, 201, answer));
+        return reply.status(201).send(answer(deal));
       },
     );
 
