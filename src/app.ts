@@ -1,4 +1,4 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { registerAuth } from './http/auth.js';
 import { registerErrorHandling, routerErrorHandler } from './http/error-handler.js';
@@ -36,10 +36,12 @@ export interface AppOptions {
   metrics?: Metrics;
   /** Who may read GET /metrics on this app: 'open', { token }, or 'off' (404; the default). */
   metricsAccess?: MetricsAccess;
+  /** Told of every route as it is registered (the test suite's security matrix takes its route list from here). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 /** Builds the whole HTTP service around a database. Never listens: server.ts and tests decide that. */
-export async function buildApp({ db, services = createServices(db), logger = false, rateLimiter = null, trustProxy = false, metrics = createMetrics(metricsSources(db, services)), metricsAccess = 'off' }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ db, services = createServices(db), logger = false, rateLimiter = null, trustProxy = false, metrics = createMetrics(metricsSources(db, services)), metricsAccess = 'off', onRoute }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     ...(logger && typeof logger === 'object' && 'child' in logger ? { loggerInstance: logger } : { logger }),
     bodyLimit: BODY_LIMIT,
@@ -52,6 +54,7 @@ export async function buildApp({ db, services = createServices(db), logger = fal
     // While closing gracefully, a request arriving on an open connection is served (with Connection: close), not refused with 503.
     return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>();
+  if (onRoute) app.addHook('onRoute', onRoute);
 
   app.setValidatorCompiler(validatorCompiler());
   // Response schemas document the API (and the test suite validates every answer against them);

@@ -1,4 +1,4 @@
-import type { FastifyInstance, InjectOptions } from 'fastify';
+import type { FastifyInstance, InjectOptions, RouteOptions } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { createServices, type Services } from '../../src/app/services.js';
 import type { Clock } from '../../src/domain/shared/clock.js';
@@ -27,6 +27,8 @@ export interface Harness {
   testDb: TestDb;
   /** The services the app runs on (the composition root's), for seeding and direct checks. */
   services: Services;
+  /** Every route the app registered, as registered (methods, URL, config). */
+  routes: RouteOptions[];
   /** A new team with a key (all scopes unless given): every test works in its own team. */
   team(options?: { plan?: string; scopes?: string[] }): Promise<Caller>;
   /** Another key of an existing team. */
@@ -53,7 +55,8 @@ export async function createHarness(dialect: DialectName, options: { clock?: Clo
   const testDb = await openTestDb(dialect);
   const services = createServices(testDb.db, options);
   const { teams, keys } = services;
-  const app = await buildApp({ db: testDb.db, services });
+  const routes: RouteOptions[] = [];
+  const app = await buildApp({ db: testDb.db, services, onRoute: (route) => void routes.push(route) });
   // Every answer the suite receives is checked against the service's own OpenAPI document.
   app.addHook('onSend', async (request, reply, payload) => {
     reply.header('x-test-route', request.routeOptions.url ?? '');
@@ -88,6 +91,7 @@ export async function createHarness(dialect: DialectName, options: { clock?: Clo
     app,
     testDb,
     services,
+    routes,
     inject,
     async key(teamId, scopes) {
       const created = await keys.create({ teamId, scopes });

@@ -3,6 +3,7 @@ import type { InjectOptions } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { SCOPES, type Scope } from '../../src/domain/teams/api-keys.types.js';
 import type { Caller, Harness, Response } from './harness.js';
+import type { ApiEndpoint } from './routes.js';
 
 /**
  * The one security helper every route's test is built from (STYLE.md, after unkey): no key, bad
@@ -78,7 +79,26 @@ export const ANNOUNCED_ROUTES: readonly SecuredRoute[] = ANNOUNCED_ENDPOINTS.map
   ok: 501,
 }));
 
+/** The matrix's catalogue: every route of the contract that takes a key, with what it needs and answers. */
 export const ALL_ROUTES: readonly SecuredRoute[] = [...RESOURCE_ROUTES, ...ANNOUNCED_ROUTES];
+
+const endpointKey = (method: string, path: string) => `${method} ${path}`;
+
+/**
+ * The matrix for the routes the app really registers (see ./routes.ts): the catalogue entry of each
+ * authenticated endpoint; `missing` lists registered endpoints the catalogue lacks (a new route that
+ * would escape the matrix), `stale` catalogue entries no route serves.
+ */
+export function matrixFor(secured: readonly ApiEndpoint[]): { routes: SecuredRoute[]; missing: string[]; stale: string[] } {
+  const catalogue = new Map(ALL_ROUTES.map((route) => [endpointKey(route.method, route.path), route]));
+  const registered = new Set(secured.map((e) => endpointKey(e.method, e.path)));
+  const routes = secured.flatMap((e) => catalogue.get(endpointKey(e.method, e.path)) ?? []);
+  return {
+    routes,
+    missing: [...registered].filter((key) => !catalogue.has(key)),
+    stale: [...catalogue.keys()].filter((key) => !registered.has(key)),
+  };
+}
 
 /** An id in UUID form that names no record anywhere. */
 export const UNKNOWN_ID = '01900000-0000-7000-8000-000000000000';
