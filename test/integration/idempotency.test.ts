@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fingerprintOf } from '../../src/domain/idempotency/idempotency.service.js';
 import { DIALECTS } from '../support/dialects.js';
+import { expectError } from '../support/expect.js';
 import { createHarness, type Caller, type Harness, type Response } from '../support/harness.js';
 
 /**
@@ -57,11 +58,9 @@ describe.each(DIALECTS)('Idempotency-Key (%s)', (dialect) => {
     return Number(row.n);
   }
 
-  function expectError(res: Response, status: number, code: string) {
-    expect(res.status, res.text).toBe(status);
-    expect(res.body?.success).toBe(false);
-    expect(res.body?.error?.code).toBe(code);
-    expect(typeof res.body?.error?.message).toBe('string');
+  /** An error answer of this request itself, not a replay. */
+  function expectFreshError(res: Response, status: number, code: string) {
+    expectError(res, status, code);
     expect(res.headers['idempotent-replayed']).toBeUndefined();
   }
 
@@ -126,7 +125,7 @@ describe.each(DIALECTS)('Idempotency-Key (%s)', (dialect) => {
       expect((await post(t, path, body, key)).status).toBe(201);
       const events = await eventCount(t.teamId);
       const changed = path === '/deals' ? { ...body, title: 'Outra venda' } : { ...body, name: 'Outra pessoa' };
-      expectError(await post(t, path, changed, key), 422, 'VALIDATION_ERROR');
+      expectFreshError(await post(t, path, changed, key), 422, 'VALIDATION_ERROR');
       expect(await total(t, path)).toBe(1);
       expect(await eventCount(t.teamId)).toBe(events);
     });
@@ -135,7 +134,7 @@ describe.each(DIALECTS)('Idempotency-Key (%s)', (dialect) => {
       const t = await h.team();
       const key = newKey();
       const broken = path === '/deals' ? { value: -1 } : { type: 'PF' };
-      expectError(await post(t, path, broken, key), 400, 'VALIDATION_ERROR');
+      expectFreshError(await post(t, path, broken, key), 400, 'VALIDATION_ERROR');
       expect(await storedKeys(t.teamId)).toBe(0);
       const fixed = await post(t, path, body, key);
       expect(fixed.status, fixed.text).toBe(201);
@@ -154,7 +153,7 @@ describe.each(DIALECTS)('Idempotency-Key (%s)', (dialect) => {
         await restore();
       }
       // Both absent: no record, no answer, no event, and the key is free again.
-      expectError(failed, 500, 'INTERNAL_ERROR');
+      expectFreshError(failed, 500, 'INTERNAL_ERROR');
       expect(await total(t, path), 'a record without its stored answer').toBe(0);
       expect(await storedKeys(t.teamId), 'an answer (or a claim) without its record').toBe(0);
       expect(await eventCount(t.teamId)).toBe(0);
@@ -181,12 +180,12 @@ describe.each(DIALECTS)('Idempotency-Key (%s)', (dialect) => {
     const t = await h.team();
     const key = newKey();
     expect((await post(t, '/deals', { title: 'Venda' }, key)).status).toBe(201);
-    expectError(await post(t, '/clients', { type: 'PF', name: 'Cliente' }, key), 422, 'VALIDATION_ERROR');
+    expectFreshError(await post(t, '/clients', { type: 'PF', name: 'Cliente' }, key), 422, 'VALIDATION_ERROR');
     expect(await total(t, '/clients')).toBe(0);
 
     const other = newKey();
     expect((await post(t, '/clients', { type: 'PF', name: 'Cliente' }, other)).status).toBe(201);
-    expectError(await post(t, '/deals', { title: 'Venda' }, other), 422, 'VALIDATION_ERROR');
+    expectFreshError(await post(t, '/deals', { title: 'Venda' }, other), 422, 'VALIDATION_ERROR');
     expect(await total(t, '/deals')).toBe(1);
   });
 
@@ -211,8 +210,8 @@ describe.each(DIALECTS)('Idempotency-Key (%s)', (dialect) => {
     const t = await h.team();
     const body = { title: 'Venda chave longa' };
     const tooLong = 'k'.repeat(256);
-    expectError(await post(t, '/deals', body, tooLong), 400, 'VALIDATION_ERROR');
-    expectError(await post(t, '/clients', { type: 'PF', name: 'X' }, tooLong), 400, 'VALIDATION_ERROR');
+    expectFreshError(await post(t, '/deals', body, tooLong), 400, 'VALIDATION_ERROR');
+    expectFreshError(await post(t, '/clients', { type: 'PF', name: 'X' }, tooLong), 400, 'VALIDATION_ERROR');
     expect(await total(t, '/deals')).toBe(0);
     expect(await total(t, '/clients')).toBe(0);
 
@@ -225,7 +224,7 @@ describe.each(DIALECTS)('Idempotency-Key (%s)', (dialect) => {
 
   it('an empty key is 400 (keys are 1 to 255 characters)', async () => {
     const t = await h.team();
-    expectError(await post(t, '/deals', { title: 'Venda' }, ''), 400, 'VALIDATION_ERROR');
+    expectFreshError(await post(t, '/deals', { title: 'Venda' }, ''), 400, 'VALIDATION_ERROR');
     expect(await total(t, '/deals')).toBe(0);
   });
 
@@ -236,7 +235,7 @@ describe.each(DIALECTS)('Idempotency-Key (%s)', (dialect) => {
     const key = newKey();
     const duplicate = { type: 'PF', name: 'Outro', cpf: '529.982.247-25' };
     const first = await post(t, '/clients', duplicate, key);
-    expectError(first, 422, 'DUPLICATE_ENTRY');
+    expectFreshError(first, 422, 'DUPLICATE_ENTRY');
     expectReplayOf(await post(t, '/clients', duplicate, key), first);
   });
 
@@ -252,7 +251,7 @@ describe.each(DIALECTS)('Idempotency-Key (%s)', (dialect) => {
     expect(created.filter((r) => r.headers['idempotent-replayed'] === undefined), 'exactly one answer ran the handler').toHaveLength(1);
     const id = created[0]!.body.data.id;
     for (const r of created) expect(r.body.data.id).toBe(id);
-    for (const r of conflicts) expectError(r, 409, 'IDEMPOTENCY_CONFLICT');
+    for (const r of conflicts) expectFreshError(r, 409, 'IDEMPOTENCY_CONFLICT');
     expect(await total(t, '/deals')).toBe(1);
     const deals = await t.get('/deals');
     expect(deals.body.data.map((d: { id: string }) => d.id)).toEqual([id]);
@@ -319,7 +318,7 @@ describe.each(DIALECTS)('Idempotency-Key (%s)', (dialect) => {
       .values({ team_id: t.teamId, key, fingerprint: fingerprintOf('POST', '/api/v1/deals', body), status: 'processing', status_code: null, response_body: null, created_at: now, updated_at: now })
       .execute();
     const res = await post(t, '/deals', body, key);
-    expectError(res, 409, 'IDEMPOTENCY_CONFLICT');
+    expectFreshError(res, 409, 'IDEMPOTENCY_CONFLICT');
     expect(res.body.error.message).toMatch(/Idempotency-Key/);
     expect(await total(t, '/deals')).toBe(0);
   });

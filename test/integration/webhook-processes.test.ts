@@ -3,7 +3,8 @@ import { DIALECTS, openTestDb, type TestDb } from '../support/dialects.js';
 import { api, ensureBuilt, freePort, killAllChildren, runCli, runCliJson, startServe, type ServerProcess } from '../support/cli.js';
 import { startHttpsReceiver, type HttpsReceiver, type ReceivedRequest } from '../support/https-receiver.js';
 import { startSmtpListener, type SmtpListener } from '../support/smtp-listener.js';
-import { killAllWorkers, seedWebhookTeam, startWorker, stockSignatureCheck, waitUntil, type WorkerProcess } from '../support/processes.js';
+import { killAllWorkers, seedWebhookTeam, startWorker, stockSignatureCheck, type WorkerProcess } from '../support/processes.js';
+import { waitUntil } from '../support/wait.js';
 
 /**
  * Issue 3, "Done when", tried as a new user would, with real processes only: `autosales serve` and

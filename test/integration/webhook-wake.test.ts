@@ -8,7 +8,8 @@ import { ensureBuilt, killAllChildren } from '../support/cli.js';
 import { DIALECTS, openTestDb, type TestDb } from '../support/dialects.js';
 import type { HttpsReceiver } from '../support/https-receiver.js';
 import { startHttpsReceiver } from '../support/https-receiver.js';
-import { seedWebhookTeam, startWorker, waitUntil, type WorkerProcess } from '../support/processes.js';
+import { seedWebhookTeam, startWorker, type WorkerProcess } from '../support/processes.js';
+import { waitUntil } from '../support/wait.js';
 import { captureLogger, createWebhookRig, payloadOf, sleep, type WebhookRig } from '../support/webhooks.js';
 
 /**

@@ -3,6 +3,7 @@ import type { InjectOptions } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { SCOPES, type Scope } from '../../src/domain/teams/api-keys.types.js';
 import type { Caller, Harness, Response } from './harness.js';
+import { expectError } from './expect.js';
 import type { ApiEndpoint } from './routes.js';
 
 /**
@@ -196,12 +197,7 @@ export const sendRoute = (fx: SecurityFixture, route: SecuredRoute, authorizatio
 
 export const bearer = (key: string) => `Bearer ${key}`;
 
-export function expectError(res: Response, status: number, code: string, message?: string): void {
-  const detail = `${res.status} ${res.text}`;
-  expect(res.status, detail).toBe(status);
-  expect(res.body, detail).toEqual({ success: false, error: { code, message: message ?? expect.any(String) } });
-  if (message === undefined) expect(res.body.error.message.length, detail).toBeGreaterThan(0);
-}
+export { expectError };
 
 export const expectUnauthorized = (res: Response) => expectError(res, 401, 'UNAUTHORIZED', AUTH_MESSAGES.unauthorized);
 export const expectForbidden = (res: Response) => expectError(res, 403, 'FORBIDDEN', AUTH_MESSAGES.forbidden);
