@@ -9,8 +9,8 @@ import { DIALECTS, openTestDb, type TestDb } from '../support/dialects.js';
 import type { HttpsReceiver } from '../support/https-receiver.js';
 import { startHttpsReceiver } from '../support/https-receiver.js';
 import { seedWebhookTeam, startWorker, type WorkerProcess } from '../support/processes.js';
-import { waitUntil } from '../support/wait.js';
-import { captureLogger, createWebhookRig, payloadOf, sleep, type WebhookRig } from '../support/webhooks.js';
+import { sleep, waitUntil } from '../support/wait.js';
+import { captureLogger, createWebhookRig, payloadOf, type WebhookRig } from '../support/webhooks.js';
 
 /**
  * Issue 6: a commit that queues deliveries wakes the worker (in-process signal on SQLite, NOTIFY
@@ -18,7 +18,9 @@ import { captureLogger, createWebhookRig, payloadOf, sleep, type WebhookRig } fr
  *
  * No speed assertions: the poll interval is set to 60 s, so that a delivery arriving well inside
  * that window can only have been claimed because of the wake. Every bound below is far below 60 s
- * and far above what the work takes, so a loaded machine only makes the tests slower.
+ * and far above what the work takes, so a loaded machine only makes the tests slower. The few
+ * sleeps let a worker finish its start-up claims (an internal state with nothing to wait on), so that
+ * what arrives afterwards can only be the wake's doing, or check that nothing comes after a close.
  */
 
 const LONG_POLL_MS = 60_000;

@@ -23,3 +23,20 @@ export function fakeClock(start: Date | string = '2026-11-22T12:00:00.000Z', { s
     },
   };
 }
+
+/**
+ * The real time plus an offset that only `advance` grows: for tests that run real I/O (receivers,
+ * signatures checked against the wall clock) yet must not sleep for retries to fall due.
+ */
+export function shiftedClock(): FakeClock {
+  let offset = 0;
+  return {
+    now: () => new Date(Date.now() + offset),
+    advance(ms) {
+      offset += ms;
+    },
+    set(at) {
+      offset = new Date(at).getTime() - Date.now();
+    },
+  };
+}
