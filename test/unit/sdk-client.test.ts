@@ -170,7 +170,8 @@ describe('SDK errors', () => {
   });
 
   it('the SDK knows every code the service can send', () => {
-    expectTypeOf<ApiErrorCode>().toEqualTypeOf<ServerErrorCode>();
+    // A type check (npm run typecheck fails on a difference); at run time it only answers true.
+    expect(expectTypeOf<ApiErrorCode>().toEqualTypeOf<ServerErrorCode>()).toBe(true);
   });
 });
 
