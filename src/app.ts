@@ -18,7 +18,7 @@ import { version } from './version.js';
 import type { Db } from './storage/db.js';
 import { createServices, type Services } from './app/services.js';
 import type { RateLimiter } from './domain/ratelimit/rate-limiter.js';
-import { metricsRoutes, observabilityOptions, observeFrameworkErrors, registerRequestObservability, type MetricsAccess } from './observability/http-observability.js';
+import { metricsRoutes, observabilityOptions, observeFrameworkErrors, registerRequestObservability, type MetricsAccess } from './http/request-observability.js';
 import { createMetrics, metricsSources, type Metrics } from './observability/metrics.js';
 
 export const BODY_LIMIT = 1024 * 1024;

@@ -10,7 +10,7 @@ import { createServices } from './app/services.js';
 import { createLogger } from './process/logger.js';
 import { exitOnShutdownSignal } from './process/shutdown.js';
 import { gracefulDrain } from './http/graceful-close.js';
-import { metricsAccessFor } from './observability/http-observability.js';
+import { metricsAccessFor } from './http/request-observability.js';
 import { createMetrics, metricsSources } from './observability/metrics.js';
 import { startMetricsServer } from './observability/metrics-server.js';
 

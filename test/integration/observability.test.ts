@@ -6,7 +6,7 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { createRateLimiter } from '../../src/domain/ratelimit/rate-limiter.js';
 import { createServices, type Services } from '../../src/app/services.js';
-import type { MetricsAccess } from '../../src/observability/http-observability.js';
+import type { MetricsAccess } from '../../src/http/request-observability.js';
 import { createMetrics, metricsSources, type Metrics } from '../../src/observability/metrics.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { createDeliveryWorker } from '../../src/worker/delivery-worker.js';

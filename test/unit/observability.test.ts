@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { bearerMatches, metricsAccessFor } from '../../src/observability/http-observability.js';
+import { bearerMatches, metricsAccessFor } from '../../src/http/request-observability.js';
 import { createMetrics, outcomeOf } from '../../src/observability/metrics.js';
-import { requestIdFor } from '../../src/observability/request-id.js';
+import { requestIdFor } from '../../src/http/request-id.js';
 import { sample } from '../support/observability.js';
 
 const TOKEN = 'mt_0123456789abcdef';
