@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -107,4 +108,22 @@ export function anchors(markdown: string): Set<string> {
     out.add(n === 0 ? base : `${base}-${n}`);
   }
   return out;
+}
+
+/**
+ * Runs docs/webhooks.md's `openssl req` command (the recipe's self-signed certificate for localhost)
+ * with its folder replaced by `dir`, and returns the paths of the key and certificate it wrote.
+ * Tests that need a receiver certificate use it, so the documented command is the one tried.
+ */
+export function recipeCertificate(dir: string): { keyFile: string; certFile: string } {
+  const command = codeBlocks(readRepoFile('docs/webhooks.md'))
+    .flatMap((b) => b.text.split('\n'))
+    .find((line) => line.startsWith('openssl req '));
+  if (!command) throw new Error('docs/webhooks.md has no `openssl req` command any more');
+  const RECIPE_DIR = '/tmp/autosales-receiver';
+  if (!command.includes(`${RECIPE_DIR}/key.pem`) || !command.includes(`${RECIPE_DIR}/cert.pem`)) {
+    throw new Error(`the recipe's openssl command no longer writes ${RECIPE_DIR}/key.pem and cert.pem: ${command}`);
+  }
+  execFileSync('sh', ['-c', command.split(RECIPE_DIR).join(dir)], { stdio: 'pipe', timeout: 30_000 });
+  return { keyFile: join(dir, 'key.pem'), certFile: join(dir, 'cert.pem') };
 }
