@@ -18,7 +18,7 @@ const list = (value: string) =>
 export const ATTEMPT_ERROR_DETAILS: Readonly<Record<string, string>> = {
   blocked:
     'blocked: the target resolves to a private, loopback or link-local address, which webhooks may not reach; for local testing set WEBHOOK_ALLOW_PRIVATE_TARGETS=true on the serve/worker process that delivers',
-  tls: "tls: the TLS handshake failed (certificate not trusted, expired or for another host name); for a receiver with a self-signed certificate set NODE_EXTRA_CA_CERTS=/path/to/its-cert.pem on the serve/worker process",
+  tls: 'tls: the TLS handshake failed (certificate not trusted, expired or for another host name); for a receiver with a self-signed certificate set NODE_EXTRA_CA_CERTS=/path/to/its-cert.pem on the serve/worker process',
   dns: 'dns: the host name of the URL does not resolve',
   connection: 'connection: the connection was refused, reset or closed before an answer (is the receiver listening on that host and port?)',
   timeout: 'timeout: no answer within the delivery timeout (WEBHOOK_TIMEOUT_MS, 5 s by default)',

@@ -4,9 +4,6 @@ import type { FastifyInstance } from 'fastify';
 
 export const DOCS_PREFIX = '/docs';
 export const OPENAPI_URL = '/api/v1/openapi.json';
-/** The integrators' reference (the repository's docs/api.md), served as Markdown with its sibling pages. */
-export const API_REFERENCE_URL = '/docs/api.md';
-
 /** The repository's docs/, from src/http/openapi/ or dist/http/openapi/ alike (the package ships docs/). */
 const DOCS_DIR = new URL('../../../docs/', import.meta.url);
 
