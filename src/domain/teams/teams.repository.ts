@@ -21,6 +21,10 @@ export async function insertTeam(db: DbLike, team: NewTeamRow, phases: PhaseRow[
 
 export const findTeam = (db: DbLike, id: string) => db.selectFrom('teams').selectAll().where('id', '=', id).executeTakeFirst();
 
+/** The oldest team with exactly this name (names are not unique). */
+export const findOldestTeamByName = (db: DbLike, name: string) =>
+  db.selectFrom('teams').selectAll().where('name', '=', name).orderBy('created_at').orderBy('id').limit(1).executeTakeFirst();
+
 export const listTeams = (db: DbLike) => db.selectFrom('teams').selectAll().orderBy('created_at').orderBy('id').execute();
 
 export const listPhases = (db: DbLike, teamId: string): Promise<PhaseRow[]> =>

@@ -64,7 +64,10 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
         version,
         description:
           'Sales-management API for car dealerships and automotive shopping centres: deals and clients, with signed webhooks. ' +
-          'Errors are `{success: false, error: {code, message}}` with messages in Portuguese.',
+          'Errors are `{success: false, error: {code, message}}` with messages in Portuguese.\n\n' +
+          '**Full reference for integrators** (authentication and keys, every error code and message, list rules, soft delete, ' +
+          'events, limits, versioning): [/docs/api.md](/docs/api.md), also `docs/api.md` in the repository. ' +
+          'Webhook deliveries, signatures and a local receiver to try them: [/docs/webhooks.md](/docs/webhooks.md).',
       },
       servers: [{ url: '/', description: 'This server' }],
       components: {
