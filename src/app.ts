@@ -6,7 +6,7 @@ import { createApiKeysService } from './domain/teams/api-keys.service.js';
 import { createTeamsService } from './domain/teams/teams.service.js';
 import { registerAuth } from './http/auth.js';
 import { registerErrorHandling, routerErrorHandler } from './http/error-handler.js';
-import { registerNulGuard } from './http/nul-guard.js';
+import { registerInputGuard } from './http/input-guard.js';
 import { registerIdempotency } from './http/idempotency.js';
 import { createIdempotencyStore } from './domain/idempotency/idempotency.store.js';
 import { registerJsonBody } from './http/json-body.js';
@@ -67,7 +67,7 @@ export async function buildApp({ db, logger = false, rateLimiter = null, trustPr
   registerJsonBody(app);
   registerRequestObservability(app, metrics);
   registerAuth(app, keys, rateLimiter, (kind) => metrics.rateLimitRejected(kind));
-  registerNulGuard(app);
+  registerInputGuard(app);
   registerIdempotency(app, createIdempotencyStore(db.kysely));
 
   const guard = methodGuard(app);

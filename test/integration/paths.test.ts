@@ -289,12 +289,12 @@ for (const dialect of DIALECTS) {
       it('a NUL character in a body field or query parameter is 400 naming it (never reaches the database)', async () => {
         const body = await me.post('/deals', { title: 'a\u0000b' });
         expect(body.status).toBe(400);
-        expect(body.body.error).toEqual({ code: 'VALIDATION_ERROR', message: "Campo 'title' contém o caractere nulo (\\u0000), que não é aceito" });
+        expect(body.body.error).toEqual({ code: 'VALIDATION_ERROR', message: "Campo 'title' contém o caractere nulo (\\u0000), que não é aceito", field: 'title' });
         const nested = await me.post('/clients', { type: 'PF', name: 'x', address: { city: '\u0000' } });
-        expect(nested.body.error.message).toBe("Campo 'address.city' contém o caractere nulo (\\u0000), que não é aceito");
+        expect(nested.body.error).toMatchObject({ message: "Campo 'address.city' contém o caractere nulo (\\u0000), que não é aceito", field: 'address.city' });
         const query = await me.get('/deals?search=a%00');
         expect(query.status).toBe(400);
-        expect(query.body.error.message).toBe("Parâmetro 'search' contém o caractere nulo (\\u0000), que não é aceito");
+        expect(query.body.error).toMatchObject({ message: "Parâmetro 'search' contém o caractere nulo (\\u0000), que não é aceito", field: 'search' });
       });
 
       it('date filters at the ends of the calendar answer normally', async () => {
