@@ -10,7 +10,8 @@ import { registerInputGuard } from './http/input-guard.js';
 import { registerIdempotency } from './http/idempotency.js';
 import { createIdempotencyStore } from './domain/idempotency/idempotency.store.js';
 import { registerJsonBody } from './http/json-body.js';
-import { methodGuard } from './http/method-guard.js';
+import { methodGuard, registerNotFound } from './http/method-guard.js';
+import { clientErrorHandler } from './http/client-errors.js';
 import { clientsRoutes } from './http/routes/clients.routes.js';
 import { dealsRoutes } from './http/routes/deals.routes.js';
 import { healthRoutes } from './http/routes/health.routes.js';
@@ -42,6 +43,7 @@ export interface AppOptions {
 
 /** Builds the whole HTTP service around a database. Never listens: server.ts and tests decide that. */
 export async function buildApp({ db, logger = false, rateLimiter = null, trustProxy = false, metrics = createMetrics({ db }), metricsAccess = 'off' }: AppOptions): Promise<FastifyInstance> {
+  const guard = methodGuard();
   const app = Fastify({
     ...(logger && typeof logger === 'object' && 'child' in logger ? { loggerInstance: logger as FastifyBaseLogger } : { logger }),
     bodyLimit: BODY_LIMIT,
@@ -49,6 +51,8 @@ export async function buildApp({ db, logger = false, rateLimiter = null, trustPr
     // Trailing slashes and repeated slashes name the same resource.
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
     frameworkErrors: observeFrameworkErrors(routerErrorHandler, metrics),
+    // Requests Node's HTTP parser refuses (malformed, oversized headers, timed out): the envelope too.
+    clientErrorHandler: clientErrorHandler(guard),
     // X-Request-Id; one log line per request (our onResponse hook) instead of Fastify's two.
     ...observabilityOptions(),
     // While closing gracefully, a request arriving on an open connection is served (with Connection: close), not refused with 503.
@@ -70,7 +74,8 @@ export async function buildApp({ db, logger = false, rateLimiter = null, trustPr
   registerInputGuard(app);
   registerIdempotency(app, createIdempotencyStore(db.kysely));
 
-  const guard = methodGuard(app);
+  guard.watch(app);
+  registerNotFound(app, guard);
   // After the guard (405 on /docs paths too) and the hooks (X-Request-Id, logs, metrics).
   await registerDocsPage(app);
   await app.register(healthRoutes(db));
@@ -84,6 +89,6 @@ export async function buildApp({ db, logger = false, rateLimiter = null, trustPr
     },
     { prefix: '/api/v1' },
   );
-  guard.close();
+  guard.close(app);
   return app;
 }

@@ -12,7 +12,9 @@ export type ErrorCode =
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'PAYLOAD_TOO_LARGE'
   | 'SERVICE_UNAVAILABLE'
-  | 'IDEMPOTENCY_CONFLICT';
+  | 'IDEMPOTENCY_CONFLICT'
+  | 'REQUEST_TIMEOUT'
+  | 'HEADERS_TOO_LARGE';
 
 /** Optional members of the error envelope, beside the contract's `code` and `message`. */
 export interface ErrorExtras {

@@ -53,6 +53,4 @@ export function registerErrorHandling(app: FastifyInstance): void {
     request.log.error({ err: error }, 'erro interno');
     return reply.status(500).send(envelope('INTERNAL_ERROR', messages.internal));
   });
-
-  app.setNotFoundHandler((_request, reply) => reply.status(404).send(envelope('NOT_FOUND', messages.routeNotFound)));
 }
