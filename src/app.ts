@@ -15,6 +15,7 @@ import { clientErrorHandler } from './http/client-errors.js';
 import { clientsRoutes } from './http/routes/clients.routes.js';
 import { dealsRoutes } from './http/routes/deals.routes.js';
 import { healthRoutes } from './http/routes/health.routes.js';
+import { homeRoutes } from './http/routes/home.routes.js';
 import { unavailableRoutes } from './http/routes/unavailable.routes.js';
 import { validatorCompiler } from './http/validator.js';
 import { registerOpenApi } from './http/openapi/openapi.plugin.js';
@@ -78,6 +79,7 @@ export async function buildApp({ db, logger = false, rateLimiter = null, trustPr
   registerNotFound(app, guard);
   // After the guard (405 on /docs paths too) and the hooks (X-Request-Id, logs, metrics).
   await registerDocsPage(app);
+  await app.register(homeRoutes(version));
   await app.register(healthRoutes(db));
   await app.register(metricsRoutes(metrics, metricsAccess));
   await app.register(

@@ -195,6 +195,7 @@ for (const dialect of DIALECTS) {
         ['/api/v1/financial/summary', ['GET', 'HEAD']],
         [`/api/v1/activities/${UNKNOWN_ID}/complete`, ['PUT']],
         ['/health', ['GET', 'HEAD']],
+        ['/', ['GET', 'HEAD']],
         ['/api/v1/openapi.json', ['GET', 'HEAD']],
       ];
 

@@ -74,7 +74,7 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
         { name: 'Deals', description: 'Sales opportunities moving through the pipeline.' },
         { name: 'Clients', description: 'Individuals (PF) and companies (PJ).' },
         { name: 'Unavailable', description: 'Announced endpoints that answer 501 for now.' },
-        { name: 'Health', description: 'Liveness and readiness, without authentication.' },
+        { name: 'Health', description: 'Where things are, liveness and readiness, without authentication.' },
       ],
       // Plain JSON Schema objects; the OpenAPI typings are narrower than what 3.1 allows here.
       webhooks: webhooks() as never,
