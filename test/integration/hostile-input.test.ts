@@ -1,8 +1,8 @@
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../support/dialects.js';
 import { createHarness, type Caller, type Harness, type Response } from '../support/harness.js';
+import { watchEventLoop } from '../support/event-loop.js';
 import { UNKNOWN_ID, bearer, expectError } from '../support/security.js';
 
 /**
@@ -22,16 +22,13 @@ const NOT_UTF8_CHARSET = "Content-Type deve ser 'application/json' em UTF-8 (cha
 const nestedObjects = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
 const nestedArrays = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
 
-/** The longest stall of the event loop while `run` runs, in milliseconds. */
+/** The longest time the event loop was held by this process while `run` runs, in milliseconds. */
 async function longestStall<T>(run: () => Promise<T>): Promise<{ result: T; stallMs: number }> {
-  const histogram = monitorEventLoopDelay({ resolution: 10 });
-  histogram.enable();
-  try {
-    const result = await run();
-    return { result, stallMs: histogram.max / 1e6 };
-  } finally {
-    histogram.disable();
-  }
+  const loop = watchEventLoop();
+  const [outcome] = await Promise.allSettled([run()]);
+  const { longestBlockMs } = loop.stop();
+  if (outcome.status === 'rejected') throw outcome.reason;
+  return { result: outcome.value, stallMs: longestBlockMs };
 }
 
 for (const dialect of DIALECTS) {
