@@ -18,7 +18,7 @@ const BEARER = /^Bearer ([\x21-\x7e]{1,200})$/;
 
 /** How many refused keys each process remembers, and for how long. */
 const REFUSED_KEYS_MAX = 10_000;
-const REFUSED_KEYS_TTL_MS = 10 * 60_000;
+const REFUSED_KEYS_TTL_MS = 60_000;
 
 /**
  * Hashes of keys the database recently refused (unknown or revoked). A refused key never becomes
