@@ -177,11 +177,18 @@ export const sendRoute = (fx: SecurityFixture, route: SecuredRoute, authorizatio
 
 export const bearer = (key: string) => `Bearer ${key}`;
 
-export function expectError(res: Response, status: number, code: string, message?: string): void {
+/**
+ * The error envelope with this code and message. `field` and `details` (our documented additions)
+ * are checked when `extras` names them; otherwise they may be present or not.
+ */
+export function expectError(res: Response, status: number, code: string, message?: string, extras?: { field?: string | undefined; details?: unknown }): void {
   const detail = `${res.status} ${res.text}`;
   expect(res.status, detail).toBe(status);
-  expect(res.body, detail).toEqual({ success: false, error: { code, message: message ?? expect.any(String) } });
+  const { field, details, ...rest } = (res.body?.error ?? {}) as Record<string, unknown>;
+  expect({ ...res.body, error: rest }, detail).toEqual({ success: false, error: { code, message: message ?? expect.any(String) } });
   if (message === undefined) expect(res.body.error.message.length, detail).toBeGreaterThan(0);
+  if (extras && 'field' in extras) expect(field, detail).toBe(extras.field);
+  if (extras && 'details' in extras) expect(details, detail).toEqual(extras.details);
 }
 
 export const expectUnauthorized = (res: Response) => expectError(res, 401, 'UNAUTHORIZED', AUTH_MESSAGES.unauthorized);

@@ -12,7 +12,9 @@ export type ApiErrorCode =
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'PAYLOAD_TOO_LARGE'
   | 'SERVICE_UNAVAILABLE'
-  | 'IDEMPOTENCY_CONFLICT';
+  | 'IDEMPOTENCY_CONFLICT'
+  | 'REQUEST_TIMEOUT'
+  | 'HEADERS_TOO_LARGE';
 
 /**
  * Codes the SDK gives when there is no API answer to read one from: no answer at all

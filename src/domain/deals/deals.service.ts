@@ -13,7 +13,7 @@ import { pageOf, paginationOf, parseSort, sameJson, type Pagination } from '../s
 import { fromCents, lowerBoundCents, toCents, upperBoundCents } from '../shared/money.js';
 import { foldText, searchDocument } from '../shared/text-search.js';
 import { dayBounds, nowIso, toApiTimestamp } from '../shared/time.js';
-import { findPhase } from '../teams/teams.repository.js';
+import { findPhase, listPhases } from '../teams/teams.repository.js';
 import { toDealView, type DealView } from './deals.mapper.js';
 import * as repo from './deals.repository.js';
 
@@ -54,19 +54,20 @@ export interface DealChange {
 function centsOf(value: number | null | undefined): number | null {
   if (value === null || value === undefined) return null;
   const cents = toCents(value);
-  if (cents === null) throw validationError("Campo 'value' deve ter no máximo duas casas decimais");
+  if (cents === null) throw validationError("Campo 'value' deve ter no máximo duas casas decimais", 'value');
   return cents;
 }
 
 async function phaseOrThrow(db: Kdb, teamId: string, name: string) {
   const phase = await findPhase(db, teamId, name);
-  if (!phase) throw validationError(messages.invalidPhase);
+  // The message is the contract's; the team's phases go in a documented detail.
+  if (!phase) throw validationError(messages.invalidPhase, 'phase', { allowed: (await listPhases(db, teamId)).map((p) => p.name) });
   return phase;
 }
 
 async function clientOrThrow(db: Kdb, teamId: string, clientId: string) {
   const client = await findClientRef(db, teamId, clientId);
-  if (!client) throw validationError(messages.clientNotFound);
+  if (!client) throw validationError(messages.clientNotFound, 'client_id');
   return client;
 }
 

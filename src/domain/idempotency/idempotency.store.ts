@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { AppError } from '../../errors.js';
 import type { Database } from '../../storage/database.js';
 import { uniqueViolationIndex } from '../../storage/unique-violation.js';
+import { jsonText } from '../shared/json-text.js';
 import { nowIso } from '../shared/time.js';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
@@ -12,7 +13,7 @@ export const ABANDONED_AFTER_MS = 60_000;
 export type Begin = { kind: 'proceed' } | { kind: 'replay'; statusCode: number; body: string };
 
 export const fingerprintOf = (method: string, route: string, body: unknown): string =>
-  createHash('sha256').update(`${method} ${route}\n${JSON.stringify(body ?? null)}`).digest('hex');
+  createHash('sha256').update(`${method} ${route}\n${jsonText(body ?? null)}`).digest('hex');
 
 const ageMs = (value: Date | string) => Date.now() - new Date(value).getTime();
 

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ClientsService } from '../../domain/clients/clients.service.js';
 import { teamOf } from '../auth.js';
-import { BEARER, REPLAYED_HEADER, authErrors, errors, ok } from '../openapi/route-docs.js';
+import { BEARER, REPLAYED_HEADER, authErrors, bodyErrors, errors, ok } from '../openapi/route-docs.js';
 import { ClientCreateBody, ClientListQuery, ClientUpdateBody } from '../schemas/clients.schema.js';
 import { IdParams, IdempotencyHeaders } from '../schemas/common.schema.js';
 import { Client, ClientDeactivated, ClientListItem, ClientUpdated, Page, Success } from '../schemas/responses.schema.js';
@@ -11,7 +11,7 @@ const write = { auth: { scope: 'clients:write' } } as const;
 const doc = { tags: ['Clients'], security: BEARER };
 const notFound = { 404: errors.notFound('Cliente não encontrado') };
 const duplicate = (...extra: Array<[string, string]>) =>
-  errors.unprocessable(['DUPLICATE_ENTRY', 'CPF já cadastrado'], ['DUPLICATE_ENTRY', 'CNPJ já cadastrado'], ...extra);
+  errors.unprocessable(['DUPLICATE_ENTRY', 'CPF já cadastrado', { field: 'cpf' }], ['DUPLICATE_ENTRY', 'CNPJ já cadastrado', { field: 'cnpj' }], ...extra);
 
 export function clientsRoutes(clients: ClientsService): FastifyPluginAsyncTypebox {
   return async (app) => {
@@ -51,12 +51,13 @@ export function clientsRoutes(clients: ClientsService): FastifyPluginAsyncTypebo
           body: ClientCreateBody,
           response: {
             ...authErrors,
+            ...bodyErrors,
             201: ok(Success(Client), 'The created client (or, with Idempotent-Replayed, the stored answer of the first request).', REPLAYED_HEADER),
             400: errors.badRequest(
-              ['VALIDATION_ERROR', "Campo 'name' é obrigatório"],
-              ['VALIDATION_ERROR', "Campo 'type' é obrigatório. Use: PF ou PJ"],
-              ['VALIDATION_ERROR', 'CPF inválido'],
-              ['VALIDATION_ERROR', 'CNPJ inválido'],
+              ['VALIDATION_ERROR', "Campo 'name' é obrigatório", { field: 'name' }],
+              ['VALIDATION_ERROR', "Campo 'type' é obrigatório. Use: PF ou PJ", { field: 'type' }],
+              ['VALIDATION_ERROR', 'CPF inválido', { field: 'cpf' }],
+              ['VALIDATION_ERROR', 'CNPJ inválido', { field: 'cnpj' }],
             ),
             409: errors.conflict,
             422: duplicate(['VALIDATION_ERROR', 'Esta Idempotency-Key já foi usada com uma requisição diferente']),
@@ -91,6 +92,7 @@ export function clientsRoutes(clients: ClientsService): FastifyPluginAsyncTypebo
           body: ClientUpdateBody,
           response: {
             ...authErrors,
+            ...bodyErrors,
             200: ok(Success(ClientUpdated), 'id, every field sent, status when reactivated, and updated_at.'),
             400: errors.badRequest(['VALIDATION_ERROR', 'Nenhum campo para atualizar'], ['VALIDATION_ERROR', 'CPF inválido']),
             ...notFound,
@@ -114,7 +116,7 @@ export function clientsRoutes(clients: ClientsService): FastifyPluginAsyncTypebo
           summary: 'Deactivate a client',
           description: 'Soft delete: the client becomes `inactive` and is kept. Idempotent: deactivating again answers with the original deactivated_at.',
           params: IdParams,
-          response: { ...authErrors, 200: ok(Success(ClientDeactivated), 'The deactivated client.'), ...notFound },
+          response: { ...authErrors, ...bodyErrors, 200: ok(Success(ClientDeactivated), 'The deactivated client.'), ...notFound },
         },
       },
       async (request) => {
