@@ -2,13 +2,15 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServ
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { registerAuth } from './http/auth.js';
 import { registerErrorHandling, routerErrorHandler } from './http/error-handler.js';
-import { registerNulGuard } from './http/nul-guard.js';
+import { registerInputGuard } from './http/input-guard.js';
 import { registerIdempotency } from './http/idempotency.js';
 import { registerJsonBody } from './http/json-body.js';
-import { methodGuard } from './http/method-guard.js';
+import { methodGuard, registerNotFound } from './http/method-guard.js';
+import { clientErrorHandler } from './http/client-errors.js';
 import { clientsRoutes } from './http/routes/clients.routes.js';
 import { dealsRoutes } from './http/routes/deals.routes.js';
 import { healthRoutes } from './http/routes/health.routes.js';
+import { homeRoutes } from './http/routes/home.routes.js';
 import { unavailableRoutes } from './http/routes/unavailable.routes.js';
 import { validatorCompiler } from './http/validator.js';
 import { registerOpenApi } from './http/openapi/openapi.plugin.js';
@@ -42,6 +44,7 @@ export interface AppOptions {
 
 /** Builds the whole HTTP service around a database. Never listens: server.ts and tests decide that. */
 export async function buildApp({ db, services = createServices(db), logger = false, rateLimiter = null, trustProxy = false, metrics = createMetrics(metricsSources(db, services)), metricsAccess = 'off', onRoute }: AppOptions): Promise<FastifyInstance> {
+  const guard = methodGuard();
   const app = Fastify({
     ...(logger && typeof logger === 'object' && 'child' in logger ? { loggerInstance: logger } : { logger }),
     bodyLimit: BODY_LIMIT,
@@ -49,6 +52,8 @@ export async function buildApp({ db, services = createServices(db), logger = fal
     // Trailing slashes and repeated slashes name the same resource.
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
     frameworkErrors: observeFrameworkErrors(routerErrorHandler, metrics),
+    // Requests Node's HTTP parser refuses (malformed, oversized headers, timed out): the envelope too.
+    clientErrorHandler: clientErrorHandler(guard),
     // X-Request-Id; one log line per request (our onResponse hook) instead of Fastify's two.
     ...observabilityOptions(),
     // While closing gracefully, a request arriving on an open connection is served (with Connection: close), not refused with 503.
@@ -65,12 +70,14 @@ export async function buildApp({ db, services = createServices(db), logger = fal
   registerJsonBody(app);
   registerRequestObservability(app, metrics);
   registerAuth(app, services.keys, rateLimiter, (kind) => metrics.rateLimitRejected(kind));
-  registerNulGuard(app);
+  registerInputGuard(app);
   registerIdempotency(app, services.idempotency);
 
-  const guard = methodGuard(app);
+  guard.watch(app);
+  registerNotFound(app, guard);
   // After the guard (405 on /docs paths too) and the hooks (X-Request-Id, logs, metrics).
   await registerDocsPage(app);
+  await app.register(homeRoutes(version));
   await app.register(healthRoutes(db));
   await app.register(metricsRoutes(metrics, metricsAccess));
   await app.register(
@@ -82,6 +89,6 @@ export async function buildApp({ db, services = createServices(db), logger = fal
     },
     { prefix: '/api/v1' },
   );
-  guard.close();
+  guard.close(app);
   return app;
 }

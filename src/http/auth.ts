@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { rateLimitHeaders, type Decision, type RateLimiter } from '../domain/ratelimit/rate-limiter.js';
-import type { ApiKeysService } from '../domain/teams/api-keys.service.js';
+import { hashApiKey, looksLikeApiKey, type ApiKeysService } from '../domain/teams/api-keys.service.js';
 import type { AuthContext, Scope } from '../domain/teams/api-keys.types.js';
 import { AppError, messages } from '../domain/shared/errors.js';
 import { failOpen, tooManyRequests } from './rate-limit.js';
@@ -17,9 +17,46 @@ declare module 'fastify' {
 
 const BEARER = /^Bearer ([\x21-\x7e]{1,200})$/;
 
+/** How many refused keys each process remembers, and for how long. */
+const REFUSED_KEYS_MAX = 10_000;
+const REFUSED_KEYS_TTL_MS = 60_000;
+
+/**
+ * Hashes of keys the database recently refused (unknown or revoked). A refused key never becomes
+ * valid again (keys are 256 random bits and a revocation is final), so remembering it is always
+ * right; it spares the database the lookup when an integrator retries a revoked key in a loop.
+ * Bounded: the oldest entry goes first.
+ */
+function refusedKeys(now: () => number = Date.now) {
+  const seen = new Map<string, number>();
+  return {
+    has(hash: string): boolean {
+      const until = seen.get(hash);
+      if (until === undefined) return false;
+      if (until > now()) return true;
+      seen.delete(hash);
+      return false;
+    },
+    add(hash: string): void {
+      seen.delete(hash);
+      if (seen.size >= REFUSED_KEYS_MAX) seen.delete(seen.keys().next().value!);
+      seen.set(hash, now() + REFUSED_KEYS_TTL_MS);
+    },
+  };
+}
+
 /**
  * Runs on `onRequest`, before the body is parsed or validated: a request without a valid key
  * learns nothing about the route beyond 401.
+ *
+ * Order (DECISIONS.md, Auth): the key is judged first and the address's failed-authentication budget
+ * only for a request whose key is missing, malformed, unknown or revoked. So a valid key is served
+ * even from an address over its budget (an integrator serving many teams from one address is not
+ * locked out by one tenant's revoked key), and the budget never costs a valid request a counter
+ * read. The database is still spared by bad keys: a missing header, another scheme, or a token that
+ * is not of the issued shape (`ask_` + 43 base64url characters) is refused without any lookup, and
+ * a key the database refused recently (in this process) is refused from memory. Only a well-formed
+ * key not seen before costs one indexed lookup: it is the only way to know whether it is valid.
  */
 export function registerAuth(
   app: FastifyInstance,
@@ -28,6 +65,7 @@ export function registerAuth(
   /** Told of every 429 (metrics). */
   onRejected: (kind: 'plan' | 'unauthenticated') => void = () => undefined,
 ): void {
+  const refused = refusedKeys();
   app.decorateRequest('auth', null);
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const rule = request.routeOptions.config.auth;
@@ -36,12 +74,17 @@ export function registerAuth(
       onRejected(kind);
       return tooManyRequests(reply, decision);
     };
-    // An IP that spent its budget of failed authentications is refused before any key lookup.
-    const blocked = limiter && (await failOpen(request, () => limiter.isIpBlocked(request.ip)));
-    if (blocked) throw refuse('unauthenticated', blocked);
-    const match = BEARER.exec(request.headers.authorization ?? '');
-    const auth = match ? await keys.authenticate(match[1]!) : null;
+    const token = BEARER.exec(request.headers.authorization ?? '')?.[1];
+    let auth: AuthContext | null = null;
+    if (token !== undefined && looksLikeApiKey(token)) {
+      const hash = hashApiKey(token);
+      if (!refused.has(hash)) {
+        auth = await keys.authenticate(token);
+        if (!auth) refused.add(hash);
+      }
+    }
     if (!auth) {
+      // A failed authentication spends the address's budget; over it, the answer is 429 instead of 401.
       const counted = limiter && (await failOpen(request, () => limiter.consumeUnauthenticated(request.ip)));
       if (counted && !counted.allowed) throw refuse('unauthenticated', counted);
       throw new AppError(401, 'UNAUTHORIZED', messages.unauthorized);

@@ -1,8 +1,15 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, messages, type ErrorCode } from '../domain/shared/errors.js';
-import { validationMessage } from './validation-messages.js';
+import { AppError, messages, type ErrorCode, type ErrorExtras } from '../domain/shared/errors.js';
+import { validationField, validationMessage } from './validation-messages.js';
 
-export const envelope = (code: ErrorCode, message: string) => ({ success: false as const, error: { code, message } });
+/**
+ * The contract's error envelope. `field` and `details` are our additions (docs/interpretation.md):
+ * present only when the error is about one field, or has a machine-readable detail.
+ */
+export const envelope = (code: ErrorCode, message: string, extras: ErrorExtras = {}) => ({
+  success: false as const,
+  error: { code, message, ...(extras.field !== undefined ? { field: extras.field } : {}), ...(extras.details !== undefined ? { details: extras.details } : {}) },
+});
 
 /** Framework errors that reach us before our handlers run, as the contract's envelope. */
 const FRAMEWORK_ERRORS: Record<string, [number, ErrorCode, string]> = {
@@ -29,10 +36,12 @@ export function routerErrorHandler(error: FastifyError, _request: FastifyRequest
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
-      return reply.status(error.statusCode).send(envelope(error.code, error.message));
+      return reply.status(error.statusCode).send(envelope(error.code, error.message, error.extras));
     }
     if ('validation' in error && error.validation) {
-      return reply.status(400).send(envelope('VALIDATION_ERROR', validationMessage(error.validation as never, error.validationContext ?? 'body')));
+      const part = error.validationContext ?? 'body';
+      const field = validationField(error.validation as never, part);
+      return reply.status(400).send(envelope('VALIDATION_ERROR', validationMessage(error.validation as never, part), field === undefined ? {} : { field }));
     }
     const known = error.code ? FRAMEWORK_ERRORS[error.code] : undefined;
     if (known) return reply.status(known[0]).send(envelope(known[1], known[2]));
@@ -44,6 +53,4 @@ export function registerErrorHandling(app: FastifyInstance): void {
     request.log.error({ err: error }, 'erro interno');
     return reply.status(500).send(envelope('INTERNAL_ERROR', messages.internal));
   });
-
-  app.setNotFoundHandler((_request, reply) => reply.status(404).send(envelope('NOT_FOUND', messages.routeNotFound)));
 }

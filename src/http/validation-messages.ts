@@ -33,9 +33,23 @@ function fieldOf(error: ErrorObject): string {
   return segments.join('.');
 }
 
+/** The error reported: the first one that is not a bare `anyOf` summary. */
+const reported = (errors: ErrorObject[]): ErrorObject | undefined => errors.find((e) => e.keyword !== 'anyOf') ?? errors[0];
+
+/**
+ * The field the reported error is about, for `error.field`: a body path (`address.city`) or a query
+ * parameter name; undefined when the error is about the body as a whole or about a header.
+ */
+export function validationField(errors: ErrorObject[], part: Part): string | undefined {
+  if (part !== 'body' && part !== 'querystring') return undefined;
+  const error = reported(errors);
+  const field = error ? fieldOf(error) : '';
+  return field === '' ? undefined : field;
+}
+
 /** The first ajv error, as the Portuguese message the contract and DECISIONS.md ask for. */
 export function validationMessage(errors: ErrorObject[], part: Part): string {
-  const error = errors.find((e) => e.keyword !== 'anyOf') ?? errors[0];
+  const error = reported(errors);
   if (!error) return 'Requisição inválida';
   const field = fieldOf(error);
   const leaf = field.split('.').pop() ?? field;

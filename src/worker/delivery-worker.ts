@@ -115,6 +115,14 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
       { delivery: delivery.id, event: event.id, webhook: hook.id, attempt: number, status: result.statusCode, error: result.errorClass, ms: result.durationMs },
       result.ok ? 'webhook entregue' : 'tentativa de webhook falhou',
     );
+    if (result.errorClass === 'blocked') {
+      // The operator's usual first stumble (a receiver on localhost): say why, at warn, every time.
+      // The host only: a URL's query string may carry a receiver's token.
+      logger.warn(
+        { webhook: hook.id, event: event.id, delivery: delivery.id, attempt: number, target: hostOf(hook.url), reason: 'private_target' },
+        'entrega de webhook bloqueada: o destino resolve para um endereço privado, de loopback ou link-local; para testes locais defina WEBHOOK_ALLOW_PRIVATE_TARGETS=true no processo serve/worker',
+      );
+    }
     if (disabled) {
       // Only the record that flipped the webhook to disabled sends the alert: exactly one e-mail.
       const team = await deps.teams.find(hook.team_id);
@@ -224,6 +232,14 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
       deps.sender.close?.();
     },
   };
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return '(URL inválida)';
+  }
 }
 
 function reasonFor(attempts: number, eventId: string, result: SendResult): string {

@@ -56,6 +56,8 @@ describe.each(DIALECTS)('autosales CLI on %s', (dialect) => {
   let proTeam: any;
   let fullKey: any;
   let scopedKey: any;
+  let firstDemo: { teamId: string; key: string } | undefined;
+  let secondDemo: any;
 
   /** One `autosales serve` on this database, started on first use (after `migrate` ran on the fresh file). */
   async function serve(): Promise<ServerProcess> {
@@ -198,6 +200,11 @@ describe.each(DIALECTS)('autosales CLI on %s', (dialect) => {
     expect(curl, result.stdout).toBeDefined();
     expect(curl).toContain(key!);
     expect(curl).toContain(`:${port}/api/v1/deals`);
+    // The first run on this database creates the team and its data.
+    expect(result.stdout).toContain('Created 3 clients and 4 deals.');
+    const teamId = /Demo team "Auto Shopping Demo" \(([0-9a-f-]{36})\)/.exec(result.stdout)?.[1];
+    expect(teamId, result.stdout).toMatch(UUID);
+    firstDemo = { teamId: teamId!, key: key! };
   });
 
   it('demo --json: the key works against a server on the same database and sees the demo data', async () => {
@@ -207,6 +214,7 @@ describe.each(DIALECTS)('autosales CLI on %s', (dialect) => {
     expect(demo.key_id).toMatch(UUID);
     expect(demo.key).toMatch(KEY);
     expect(demo.curl).toContain(demo.key);
+    secondDemo = demo;
 
     const deals = await api(url, demo.key, 'GET', '/api/v1/deals');
     expect(deals.status, deals.text).toBe(200);
@@ -222,6 +230,37 @@ describe.each(DIALECTS)('autosales CLI on %s', (dialect) => {
     const viaCurlUrl = await fetch(target!, { headers: { authorization: `Bearer ${demo.key}` }, signal: AbortSignal.timeout(10_000) });
     expect(viaCurlUrl.status).toBe(200);
     await viaCurlUrl.body?.cancel();
+  });
+
+  it('demo run again reuses its team (no second team, no duplicated data) and prints a new key; the earlier keys keep working', async () => {
+    const { url, port } = await serve();
+    expect(firstDemo).toBeDefined();
+    // The --json run above was already the second run.
+    expect(secondDemo).toMatchObject({ team_id: firstDemo!.teamId, reused: true });
+    expect(secondDemo.key).not.toBe(firstDemo!.key);
+
+    const third = await runCli(db.url, ['demo'], { env: { PORT: String(port) } });
+    expect(third.code, third.stderr).toBe(0);
+    expect(third.stdout).toContain(`Demo team "Auto Shopping Demo" (${firstDemo!.teamId})`);
+    expect(third.stdout).toMatch(/already existed: reused it/);
+    expect(third.stdout).not.toMatch(/Created \d+ clients/);
+    const thirdKey = /API key \(shown once\): (ask_[A-Za-z0-9_-]{43,})/.exec(third.stdout)?.[1];
+    expect(thirdKey, third.stdout).toMatch(KEY);
+    expect(new Set([firstDemo!.key, secondDemo.key, thirdKey]).size).toBe(3);
+
+    const teams = await runCliJson<any[]>(db.url, ['teams', 'list', '--json']);
+    expect(teams.filter((t) => t.name === 'Auto Shopping Demo').map((t) => t.id)).toEqual([firstDemo!.teamId]);
+    const keys = await runCliJson<any[]>(db.url, ['keys', 'list', '--team', firstDemo!.teamId, '--json']);
+    expect(keys.filter((k) => k.name === 'demo' && !k.revoked_at)).toHaveLength(3);
+
+    // Every key sees the same data, created once: 3 clients (no duplicate-CPF failure) and 4 deals.
+    for (const key of [firstDemo!.key, secondDemo.key, thirdKey!]) {
+      const clients = await api(url, key, 'GET', '/api/v1/clients');
+      expect(clients.status, clients.text).toBe(200);
+      expect(clients.body.pagination.total).toBe(3);
+      const deals = await api(url, key, 'GET', '/api/v1/deals');
+      expect(deals.body.pagination.total).toBe(4);
+    }
   });
 });
 

@@ -102,4 +102,24 @@ describe.skipIf(!HAVE_CHROMIUM)(`GET /docs in headless Chromium${HAVE_CHROMIUM ?
     expect(problems).toEqual([]);
     expect(requests.filter((u) => !u.startsWith(`${origin}/`) && !u.startsWith('data:'))).toEqual([]);
   }, 60_000);
+
+  it('"Try it out" on the POSTs sends the documented example, not schema placeholders, and gets 201', async () => {
+    for (const [id, path, expected] of [
+      ['#operations-Deals-createDeal', '/api/v1/deals', { phase: 'proposta' }],
+      ['#operations-Clients-createClient', '/api/v1/clients', { type: 'PF' }],
+    ] as const) {
+      const op = page.locator(id);
+      await op.locator('.opblock-summary-control').click();
+      await op.getByRole('button', { name: 'Try it out' }).click();
+      const sent = page.waitForRequest((r) => new URL(r.url()).pathname.replace(/\/+/g, '/') === path && r.method() === 'POST');
+      await op.getByRole('button', { name: 'Execute' }).click();
+      const body = JSON.parse((await sent).postData() ?? 'null');
+      expect(body, path).toMatchObject(expected);
+      expect(JSON.stringify(body)).not.toContain('"string"');
+      const live = op.locator('.live-responses-table .response');
+      await live.first().waitFor({ timeout: 15_000 });
+      await expect(live.locator('.response-col_status').first().innerText(), path).resolves.toMatch(/^201/);
+    }
+    expect(problems).toEqual([]);
+  }, 60_000);
 });

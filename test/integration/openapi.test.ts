@@ -1,7 +1,8 @@
 import { validate } from '@readme/openapi-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EVENT_TYPES } from '../../src/domain/events/event-types.js';
+import { EVENT_TYPES, NOT_YET_EMITTED } from '../../src/domain/events/event-types.js';
 import { ANNOUNCED } from '../../src/http/routes/unavailable.routes.js';
+import { DIALECTS } from '../support/dialects.js';
 import { createHarness, type Harness } from '../support/harness.js';
 import { createResponseValidator } from '../support/openapi-validator.js';
 
@@ -84,11 +85,96 @@ describe('OpenAPI document', () => {
     expect(payload.properties.data.properties.object.title).toBe('Deal');
   });
 
+  it('marks the event kinds nothing emits yet (x-emitted: false and a sentence), from one list', () => {
+    for (const type of EVENT_TYPES) {
+      const op = doc.webhooks[type].post;
+      const announcedOnly = /^(vehicle|activity|financial)\./.test(type);
+      expect(NOT_YET_EMITTED.has(type), type).toBe(announcedOnly);
+      expect(op['x-emitted'], type).toBe(!announcedOnly);
+      if (announcedOnly) expect(op.description).toMatch(/^Not emitted yet/);
+      else expect(op.description).not.toMatch(/not emitted/i);
+    }
+  });
+
+  it('documents 413 and 415 only on operations whose body is read (never on a GET)', () => {
+    for (const [path, item] of Object.entries<any>(doc.paths)) {
+      for (const [method, op] of Object.entries<any>(item)) {
+        const readsBody = ['post', 'put', 'delete', 'patch'].includes(method);
+        if (!path.startsWith('/api/v1')) {
+          expect(op.responses['413'], `${method} ${path}`).toBeUndefined();
+          continue;
+        }
+        expect(op.responses['413'] !== undefined, `${method} ${path} 413`).toBe(readsBody);
+        expect(op.responses['415'] !== undefined, `${method} ${path} 415`).toBe(readsBody);
+        if (op.requestBody) expect(readsBody).toBe(true);
+      }
+    }
+  });
+
+  it('the error envelope documents the optional field and details', () => {
+    const envelope = doc.paths['/api/v1/deals'].post.responses['400'].content['application/json'].schema;
+    expect(envelope.properties.error.required.sort()).toEqual(['code', 'message']);
+    expect(Object.keys(envelope.properties.error.properties).sort()).toEqual(['code', 'details', 'field', 'message']);
+    const phase = examplesOf(doc.paths['/api/v1/deals'].post.responses['400']).find((e) => e.error.message === 'Fase inválida');
+    expect(phase.error).toEqual({ code: 'VALIDATION_ERROR', message: 'Fase inválida', field: 'phase', details: { allowed: ['lead', 'qualificado', 'proposta', 'negociacao', 'fechamento'] } });
+  });
+
   it('the drift guard rejects an answer the document does not describe', () => {
     const validator = createResponseValidator(doc);
     expect(validator.check('GET', '/api/v1/deals/:id', 404, { success: false, error: { code: 'NOT_FOUND', message: 'Negócio não encontrado' } })).toBeNull();
     expect(validator.check('GET', '/api/v1/deals/:id', 200, { success: true, data: { id: 'x' } })).toMatch(/GET \/api\/v1\/deals\/\{id\} 200/);
     expect(validator.check('GET', '/api/v1/deals/:id', 409, {})).toMatch(/status not documented/);
     expect(validator.check('GET', '/api/v1/clients', 200, { success: true, data: [], pagination: { page: 1, limit: 20, total: 0, pages: 0 }, extra: 1 })).toMatch(/additional/);
+  });
+});
+
+/** The request examples of an operation: the media type's `example`, or each value of its `examples` map. */
+const requestExamples = (op: any): unknown[] => {
+  const media = op.requestBody?.content?.['application/json'];
+  if (!media) return [];
+  return media.example !== undefined ? [media.example] : Object.values<any>(media.examples ?? {}).map((e) => e.value);
+};
+
+/**
+ * /docs "Try it out" sends these examples: each must be accepted as it is (a valid key, ids of the
+ * caller's own records in the path), and again when sent a second time.
+ */
+describe.each(DIALECTS)('OpenAPI request examples are valid requests (%s)', (dialect) => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await createHarness(dialect);
+  });
+  afterAll(() => h.close());
+
+  it('every operation with a body has an example, and every example gets a 2xx', async () => {
+    const doc = (await h.inject({ method: 'GET', url: '/api/v1/openapi.json' })).body;
+    const me = await h.team();
+    const ids: Record<string, () => Promise<string>> = {
+      '/api/v1/deals/{id}': async () => (await me.post('/deals', { title: 'Alvo do exemplo' })).body.data.id,
+      '/api/v1/clients/{id}': async () => (await me.post('/clients', { type: 'PJ', name: 'Alvo do exemplo' })).body.data.id,
+    };
+    let sent = 0;
+    for (const [path, item] of Object.entries<any>(doc.paths)) {
+      for (const [method, op] of Object.entries<any>(item)) {
+        if (!op.requestBody) continue;
+        const examples = requestExamples(op);
+        expect(examples.length, `${method} ${path} has no request example`).toBeGreaterThan(0);
+        for (const example of examples) {
+          for (let round = 1; round <= 2; round++) {
+            let url = path;
+            if (path.includes('{id}')) {
+              expect(ids[path], `no way to make an id for ${path}`).toBeDefined();
+              url = path.replace('{id}', await ids[path]!());
+            }
+            const res = await h.inject({ method: method.toUpperCase() as 'POST', url, headers: { authorization: `Bearer ${me.key}` }, payload: example as object });
+            expect(res.status, `${method} ${path} (round ${round}) ${JSON.stringify(example)}: ${res.text}`).toBeGreaterThanOrEqual(200);
+            expect(res.status, `${method} ${path} (round ${round}): ${res.text}`).toBeLessThan(300);
+            sent++;
+          }
+        }
+      }
+    }
+    // POST and PUT of deals (one example each) and clients (PF and PJ on POST): 5 examples, twice.
+    expect(sent).toBe(10);
   });
 });

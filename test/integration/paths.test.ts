@@ -40,7 +40,6 @@ for (const dialect of DIALECTS) {
         ['GET', '/api/v1'],
         ['GET', '/api/v1/'],
         ['GET', '/api'],
-        ['GET', '/'],
         ['GET', '/deals'],
         ['GET', '/v1/deals'],
         ['GET', '/api/v1/deal'],
@@ -116,6 +115,41 @@ for (const dialect of DIALECTS) {
           }
         });
       }
+    });
+
+    describe('GET / says where things are (no key needed)', () => {
+      it('JSON for API clients: the success envelope with links that all answer', async () => {
+        for (const accept of [undefined, '*/*', 'application/json']) {
+          const res = await h.inject({ method: 'GET', url: '/', headers: accept ? { accept } : {} });
+          expect(res.status, res.text).toBe(200);
+          expect(res.headers['content-type']).toMatch(/^application\/json/);
+          expect(res.body).toEqual({
+            success: true,
+            data: { name: 'autosales API', version: expect.any(String), links: { docs: '/docs', openapi: '/api/v1/openapi.json', api: '/api/v1', health: '/health', ready: '/ready' } },
+          });
+        }
+        const { links } = (await h.inject({ method: 'GET', url: '/' })).body.data;
+        for (const url of [links.docs, links.openapi, links.health, links.ready]) {
+          const res = await h.inject({ method: 'GET', url });
+          expect(res.status, `${url}: ${res.text.slice(0, 200)}`).toBe(200);
+        }
+      });
+
+      it('HTML for browsers, with the same links and a strict CSP', async () => {
+        const res = await h.inject({ method: 'GET', url: '/', headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' } });
+        expect(res.status).toBe(200);
+        expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+        expect(String(res.headers.vary)).toMatch(/accept/i);
+        expect(String(res.headers['content-security-policy'])).toMatch(/default-src 'none'/);
+        for (const href of ['/docs', '/api/v1/openapi.json', '/health', '/ready']) expect(res.text).toContain(`href="${href}"`);
+        expect(res.text).not.toMatch(/<script|https?:\/\//);
+      });
+
+      it('other methods on / are 405', async () => {
+        const res = await h.inject({ method: 'POST', url: '/', headers: { 'content-type': 'application/json' }, payload: '{}' });
+        expectError(res, 405, 'METHOD_NOT_ALLOWED', METHOD_NOT_ALLOWED);
+        expect(allowOf(res.headers.allow).sort()).toEqual(['GET', 'HEAD']);
+      });
     });
 
     describe('health and readiness', () => {
@@ -289,12 +323,12 @@ for (const dialect of DIALECTS) {
       it('a NUL character in a body field or query parameter is 400 naming it (never reaches the database)', async () => {
         const body = await me.post('/deals', { title: 'a\u0000b' });
         expect(body.status).toBe(400);
-        expect(body.body.error).toEqual({ code: 'VALIDATION_ERROR', message: "Campo 'title' contém o caractere nulo (\\u0000), que não é aceito" });
+        expect(body.body.error).toEqual({ code: 'VALIDATION_ERROR', message: "Campo 'title' contém o caractere nulo (\\u0000), que não é aceito", field: 'title' });
         const nested = await me.post('/clients', { type: 'PF', name: 'x', address: { city: '\u0000' } });
-        expect(nested.body.error.message).toBe("Campo 'address.city' contém o caractere nulo (\\u0000), que não é aceito");
+        expect(nested.body.error).toMatchObject({ message: "Campo 'address.city' contém o caractere nulo (\\u0000), que não é aceito", field: 'address.city' });
         const query = await me.get('/deals?search=a%00');
         expect(query.status).toBe(400);
-        expect(query.body.error.message).toBe("Parâmetro 'search' contém o caractere nulo (\\u0000), que não é aceito");
+        expect(query.body.error).toMatchObject({ message: "Parâmetro 'search' contém o caractere nulo (\\u0000), que não é aceito", field: 'search' });
       });
 
       it('date filters at the ends of the calendar answer normally', async () => {

@@ -318,10 +318,61 @@ describe.each(DIALECTS)('rate limits (%s)', (dialect) => {
       const t = await h.team({ plan: 'starter' });
       expect((await call(app, t.key, 'GET', '/deals', undefined, { remoteAddress: '203.0.113.7' })).status).toBe(200);
 
-      // While blocked, every request of that IP to /api/v1 is refused (README), a valid key too; /health is not.
-      expect429(await call(app, t.key, 'GET', '/deals', undefined, { remoteAddress: ip }), 60);
+      // While over budget, that IP's requests without a valid key are refused; /health is not.
       expect429(await call(app, null, 'POST', '/deals', { title: 'x' }, { remoteAddress: ip }), 60);
       expect((await send(app, { method: 'GET', url: '/health', remoteAddress: ip })).status).toBe(200);
+    });
+
+    it('an address over its budget: a valid key is served as usual; missing, malformed, unknown and revoked keys get 429', async () => {
+      const app = await limitedApp({ unauthenticatedPerMinute: 3 });
+      const ip = '198.51.100.11';
+      const t = await h.team({ plan: 'professional' });
+      const { keys } = h.services;
+      const revoked = await keys.create({ teamId: t.teamId, name: 'revogada' });
+      await keys.revoke(revoked.id);
+      // One tenant's revoked key, retried by the integrator, spends the shared address's budget...
+      for (let i = 0; i < 3; i++) expect((await call(app, revoked.key, 'GET', '/deals', undefined, { remoteAddress: ip })).status).toBe(401);
+      expect429(await call(app, revoked.key, 'GET', '/deals', undefined, { remoteAddress: ip }), 60);
+      // ...but the other tenants' valid keys from that address keep working, reads and writes alike.
+      const other = await h.team({ plan: 'starter' });
+      const list = await call(app, t.key, 'GET', '/deals', undefined, { remoteAddress: ip });
+      expect(list.status, list.text).toBe(200);
+      expect(list.headers['ratelimit-policy']).toBe(POLICIES.professional);
+      const created = await call(app, other.key, 'POST', '/deals', { title: 'Venda de outra loja' }, { remoteAddress: ip });
+      expect(created.status, created.text).toBe(201);
+      // Every kind of bad key from that address is still 429.
+      for (const key of [null, 'nao-e-uma-chave', `ask_${'B'.repeat(43)}`, revoked.key]) {
+        expect429(await call(app, key, 'GET', '/deals', undefined, { remoteAddress: ip }), 60);
+      }
+      // Scopes still apply to the valid key (403, not 429).
+      const readOnly = await h.key(t.teamId, ['deals:read']);
+      expect((await call(app, readOnly.key, 'POST', '/deals', { title: 'x' }, { remoteAddress: ip })).status).toBe(403);
+    });
+
+    it('bad keys cost no database lookup: a missing or malformed key never, a refused key only the first time', async () => {
+      let queries = 0;
+      const counting = h.testDb.db.kysely.withPlugin({
+        transformQuery: (args) => {
+          queries++;
+          return args.node;
+        },
+        transformResult: async (args) => args.result,
+      });
+      const rateLimiter = createRateLimiter({ planLimits: true, unauthenticatedPerMinute: 2, keyPrefix: uniquePrefix() });
+      const app = await buildApp({ db: { ...h.testDb.db, kysely: counting }, rateLimiter });
+      apps.push(app);
+      const ip = '198.51.100.12';
+      const unknown = `ask_${'C'.repeat(43)}`;
+      expect((await call(app, unknown, 'GET', '/deals', undefined, { remoteAddress: ip })).status).toBe(401);
+      expect(queries, 'the first sight of a well-formed key is looked up').toBe(1);
+      expect((await call(app, unknown, 'GET', '/deals', undefined, { remoteAddress: ip })).status).toBe(401);
+      for (const key of [null, 'garbage', `ask_${'C'.repeat(42)}`, `${unknown}x`, unknown, unknown]) {
+        expect429(await call(app, key, 'GET', '/deals', undefined, { remoteAddress: ip }), 60);
+      }
+      expect(queries, 'no lookup for missing, malformed or already refused keys').toBe(1);
+      const t = await h.team({ plan: 'starter' });
+      expect((await call(app, t.key, 'GET', '/deals?limit=1', undefined, { remoteAddress: ip })).status).toBe(200);
+      expect(queries).toBeGreaterThan(1);
     });
 
     it('successful authentications do not spend the budget', async () => {

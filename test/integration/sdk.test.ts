@@ -1,6 +1,7 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,14 +35,18 @@ import {
   type RetryInfo,
   type WebhookEvent,
 } from '../../packages/sdk/src/index.js';
+import { spawnChild, type ChildHandle } from '../support/child.js';
 import { DIALECTS } from '../support/dialects.js';
+import { recipeCertificate } from '../support/docs.js';
+import { waitUntil } from '../support/wait.js';
 import { createWebhookRig, requestsFor, type WebhookRig } from '../support/webhooks.js';
 
 /**
  * Issue 5, point 4: the SDK against the real service over HTTP (buildApp + listen), on every dialect:
  * typed CRUD, pagination, typed errors with request ids, the retry policy (a real 429 from the plan
  * limiter; 5xx and cut connections injected through the `fetch` option), webhook signatures on a real
- * delivery, and the README's ten-line script run with node from a project that installed the SDK.
+ * delivery, and the README's quick start (an HTTPS receiver and the client) run with node from a
+ * project that installed the SDK.
  */
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -117,6 +122,27 @@ function ensureSdkBuilt(): void {
   });
   if (stale) execFileSync('npm', ['run', 'build', '-w', '@autosales/sdk'], { cwd: ROOT, stdio: 'pipe', timeout: 120_000 });
 }
+
+/** POSTs over HTTPS trusting `ca` only; resolves with the status. */
+function httpsPost(url: string, ca: Buffer, body: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest(url, { method: 'POST', ca, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, timeout: 10_000 }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('timeout', () => req.destroy(new Error(`no answer from ${url}`)));
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** Waits (bounded) until `read()`, a child's output so far, satisfies `done`. */
+async function waitForOutput(read: () => string, done: (output: string) => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  await waitUntil(() => done(read()), timeoutMs, what).catch((error: unknown) => {
+    throw new Error(`${(error as Error).message}; got:\n${read()}`, { cause: error });
+  });
+}
+const containing = (text: string) => (output: string) => output.includes(text);
 
 async function listen(app: FastifyInstance): Promise<string> {
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -430,20 +456,22 @@ for (const dialect of DIALECTS) {
       });
     });
 
-    describe("the README's ten-line script", () => {
+    describe("the README's quick start", () => {
       let project: string | undefined;
-      let child: ChildProcess | undefined;
+      let child: ChildHandle | undefined;
 
       afterAll(() => {
-        if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+        if (child?.running()) child.child.kill('SIGKILL');
         if (project) rmSync(project, { recursive: true, force: true });
       });
 
-      it('runs with node in a project that installed the SDK from the repository', async () => {
+      it('runs with node in a project that installed the SDK from the repository; its receiver speaks HTTPS', async () => {
         const script = readFileSync(join(SDK_DIR, 'examples', 'quickstart.mjs'), 'utf8');
         expect(readFileSync(join(SDK_DIR, 'README.md'), 'utf8'), 'README shows examples/quickstart.mjs verbatim').toContain(script.trim());
         const code = script.split('\n').filter((line) => line.trim() !== '' && !line.trim().startsWith('//'));
-        expect(code.length).toBeLessThanOrEqual(10);
+        expect(code.length).toBeLessThanOrEqual(15);
+        expect(script).toContain("from 'node:https'");
+        expect(script).not.toContain("from 'node:http'");
 
         // A fresh project with the SDK linked in, as `npm install /path/to/autosales/packages/sdk` does.
         ensureSdkBuilt();
@@ -451,52 +479,59 @@ for (const dialect of DIALECTS) {
         mkdirSync(join(project, 'node_modules', '@autosales'), { recursive: true });
         symlinkSync(SDK_DIR, join(project, 'node_modules', '@autosales', 'sdk'), 'dir');
         copyFileSync(join(SDK_DIR, 'examples', 'quickstart.mjs'), join(project, 'quickstart.mjs'));
+        // The certificate docs/webhooks.md's recipe makes, with its very command.
+        const { keyFile, certFile } = recipeCertificate(project);
+        const ca = readFileSync(certFile);
 
         const t = await rig.team();
         const secret = `whsec_${randomBytes(16).toString('hex')}`;
-        child = spawn(process.execPath, ['quickstart.mjs'], {
+        const quickstart = spawnChild(process.execPath, ['quickstart.mjs'], {
           cwd: project,
-          env: { ...process.env, AUTOSALES_URL: baseUrl, AUTOSALES_API_KEY: t.key, AUTOSALES_WEBHOOK_SECRET: secret, PORT: '0' },
-          stdio: ['ignore', 'pipe', 'pipe'],
+          env: { ...process.env, AUTOSALES_URL: baseUrl, AUTOSALES_API_KEY: t.key, AUTOSALES_WEBHOOK_SECRET: secret, TLS_KEY_FILE: keyFile, TLS_CERT_FILE: certFile, RECEIVER_PORT: '0' },
+          name: 'quickstart.mjs',
         });
-        let stdout = '';
-        let stderr = '';
-        child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-        child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-        const port = await new Promise<number>((resolve, reject) => {
-          const timer = setTimeout(() => reject(new Error(`no receiver after 20 s\nstdout: ${stdout}\nstderr: ${stderr}`)), 20_000);
-          child!.stdout!.on('data', () => {
-            const match = /webhook receiver on port (\d+)/.exec(stdout);
-            if (match) {
-              clearTimeout(timer);
-              resolve(Number(match[1]));
-            }
-          });
-          child!.once('exit', (code) => {
-            clearTimeout(timer);
-            reject(new Error(`the script exited (${code})\nstdout: ${stdout}\nstderr: ${stderr}`));
-          });
-        });
+        child = quickstart;
+        const stdout = () => quickstart.stdout();
+        const port = Number(
+          (
+            await waitUntil(
+              () => {
+                if (!quickstart.running()) throw new Error(`the script exited (${quickstart.child.exitCode})\n${quickstart.output()}`);
+                return /webhook receiver on https:\/\/localhost:(\d+)\//.exec(stdout());
+              },
+              20_000,
+              'the receiver to listen',
+            )
+          )[1],
+        );
 
         // It created a client and a deal, and paged through the deals.
-        expect(stdout).toContain('lead Toyota Corolla XEi 2024 Ana Beatriz Souza');
+        await waitForOutput(stdout, containing('lead Toyota Corolla XEi 2024 Ana Beatriz Souza'), 'the deal listing');
         const api = sdk(t.key);
         expect((await api.clients.list()).data.map((c) => c.name)).toEqual(['Ana Beatriz Souza']);
 
         // Its receiver accepts a delivery signed the way the service signs, and nothing else.
-        const body = JSON.stringify({ id: `evt_${randomBytes(16).toString('hex')}`, type: 'deal.won', api_version: 'v1', data: { object: { title: 'João 🚗' } } });
+        // Over HTTPS, with the certificate trusted (and checked for the name localhost).
+        const eventId = `evt_${randomBytes(16).toString('hex')}`;
+        const body = JSON.stringify({ id: eventId, type: 'deal.won', api_version: 'v1', data: { object: { title: 'João 🚗' } } });
         const post = (payload: string, timestamp: number, signature: string) =>
-          fetch(`http://127.0.0.1:${port}/webhooks`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json', 'x-service-timestamp': String(timestamp), 'x-service-signature': signature },
-            body: payload,
-          }).then((r) => r.status);
+          httpsPost(`https://localhost:${port}/webhooks`, ca, payload, {
+            'content-type': 'application/json',
+            'x-service-timestamp': String(timestamp),
+            'x-service-signature': signature,
+            'x-service-event-id': eventId,
+          });
         const now = Math.floor(Date.now() / 1000);
         expect(await post(body, now, signPayload(secret, now, body))).toBe(204);
+        await waitForOutput(stdout, containing(`received deal.won ${eventId}`), 'the accepted delivery');
         expect(await post(body.replace('deal.won', 'deal.lost'), now, signPayload(secret, now, body))).toBe(401);
         expect(await post(body, now - 301, signPayload(secret, now - 301, body))).toBe(401);
         expect(await post(body, now, signPayload('another secret', now, body))).toBe(401);
-        expect(stderr).not.toMatch(/Error|at \S+ \(/);
+        await waitForOutput(stdout, (out) => (out.match(/^refused a delivery: bad or stale signature$/gm) ?? []).length === 3, 'three refusals');
+        expect(stdout()).not.toContain('received deal.lost');
+        // Plain HTTP is not served.
+        await expect(fetch(`http://127.0.0.1:${port}/webhooks`, { method: 'POST', body })).rejects.toThrow();
+        expect(quickstart.stderr()).not.toMatch(/Error|at \S+ \(/);
       });
     });
   });

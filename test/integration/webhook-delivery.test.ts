@@ -453,6 +453,52 @@ describe.each(DIALECTS)('webhook delivery (%s)', (dialect) => {
     expect((await attemptRows(byName.id)).every((r) => r.error_class === 'blocked')).toBe(true);
     expect((await attemptRows(byIp.id)).every((r) => r.error_class === 'blocked')).toBe(true);
     expect(receiver.requests).toEqual([]);
+
+    // Each blocked attempt is a warn line naming the webhook, the host and the reason (and the way out); never the secret.
+    for (const hook of [byName, byIp]) {
+      const warnings = rig.logger.calls.filter((c) => c.level === 'warn' && (c.obj as { webhook?: string }).webhook === hook.id);
+      expect(warnings).toHaveLength((await attemptRows(hook.id)).length);
+      for (const w of warnings) {
+        expect(w.obj).toMatchObject({ reason: 'private_target', attempt: expect.any(Number), event: expect.stringMatching(/^evt_/), target: new URL(hook.url).host });
+        expect(w.msg).toMatch(/bloqueada/);
+        expect(w.msg).toContain('WEBHOOK_ALLOW_PRIVATE_TARGETS=true');
+      }
+    }
+    const logText = rig.logger.text();
+    for (const secret of [byName.secret, byIp.secret]) expect(logText).not.toContain(secret);
+  });
+
+  it('resend of a delivery waiting for a retry: the superseded attempt no longer shows a next attempt, and a fresh series starts at attempt 1', async () => {
+    const receiver = await rig.receiver();
+    receiver.respond(() => ({ status: 503, body: 'manutenção' }));
+    const t = await rig.team();
+    const hook = await rig.hook(t.teamId, receiver.url);
+    const failed = await firstAttemptFails(t, hook.id);
+    expect(failed.next_attempt_at).not.toBeNull();
+
+    const resent = await rig.webhooks.resend(failed.event_id, hook.id);
+    expect(resent.webhook_ids).toEqual([hook.id]);
+    // The retry it announced will not happen: the log says so (no next attempt), and the delivery is due now as a new series.
+    const [superseded] = await attemptRows(hook.id);
+    expect(superseded).toMatchObject({ id: failed.id, attempt: 1, status_code: 503, next_attempt_at: null });
+    expect((await rig.webhooks.attempts(hook.id))[0]).toMatchObject({ attempt: 1, status_code: 503, next_attempt_at: null });
+    const [delivery] = await deliveries(hook.id);
+    expect(delivery).toMatchObject({ status: 'pending', attempts: 0 });
+
+    // The new series: attempt 1 again, failing, announces its own retry; the old row stays cleared.
+    expect(await rig.worker.runOnce()).toBe(1);
+    const rows = await attemptRows(hook.id);
+    expect(rows.map((r) => [r.attempt, r.next_attempt_at === null])).toEqual([
+      [1, true],
+      [1, false],
+    ]);
+
+    // Once delivered, resending a finished delivery leaves its history as it was.
+    receiver.respond(() => ({ status: 200, body: 'ok' }));
+    expect(await rig.drain({ until: async () => (await deliveries(hook.id))[0]!.status === 'succeeded', maxRuns: 20 })).toBe(true);
+    const before = await attemptRows(hook.id);
+    await rig.webhooks.resend(failed.event_id, hook.id);
+    expect(await attemptRows(hook.id)).toEqual(before);
   });
 
   it('secrets never appear in the attempt log or in anything logged', async () => {

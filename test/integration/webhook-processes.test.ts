@@ -331,8 +331,29 @@ describe.each(DIALECTS)('webhook delivery with real processes on %s', (dialect) 
     for (const a of attempts) {
       expect(a).toMatchObject({ event_type: 'deal.created', error_class: 'blocked', status_code: null });
       expect(a.event_id).toMatch(EVENT_ID);
+      // Says why and what to do, in the JSON too.
+      expect(a.error_detail).toMatch(/^blocked: the target resolves to a private, loopback or link-local address/);
+      expect(a.error_detail).toContain('set WEBHOOK_ALLOW_PRIVATE_TARGETS=true on the serve/worker process');
     }
+    // The table: one note under it for the class it shows.
+    const human = await runCli(db.url, ['webhooks', 'attempts', seeded.webhookId]);
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout.match(/^blocked: the target resolves to a private/gm)).toHaveLength(1);
+    expect(human.stdout).toContain('WEBHOOK_ALLOW_PRIVATE_TARGETS=true');
     expect(hooks.requests).toHaveLength(0);
+
+    // The server's log (JSON lines, warn and above here): a warn line per blocked attempt naming the webhook and the reason.
+    const warnings = server
+      .stdout()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((entry) => entry.webhook === seeded.webhookId && entry.reason === 'private_target');
+    expect(warnings.length).toBeGreaterThanOrEqual(2);
+    for (const w of warnings) {
+      expect(w).toMatchObject({ level: 40, target: new URL(hooks.url).host, event: expect.stringMatching(EVENT_ID) });
+      expect(w.msg).toContain('WEBHOOK_ALLOW_PRIVATE_TARGETS=true');
+    }
     expect(server.output()).not.toContain(seeded.secret);
   }, 60_000);
 });

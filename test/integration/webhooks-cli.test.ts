@@ -112,6 +112,25 @@ describe.each(DIALECTS)('autosales webhooks CLI on %s', (dialect) => {
     expect(rows.map((r: any) => r.id)).toEqual([hook.id]);
   }, SLOW);
 
+  it('webhooks create (table output) warns when the URL names a private host outright, and only then', async () => {
+    const other = await runCliJson(url, ['teams', 'create', '--name', `Loja notas ${dialect}`, '--json']);
+    const [loopback, local, pub] = await Promise.all(
+      ['https://127.0.0.1:8443/hooks', 'https://localhost:8443/hooks', 'https://crm.example.com.br/hooks'].map((target) =>
+        runCli(url, ['webhooks', 'create', '--team', other.id, '--url', target]),
+      ),
+    );
+    for (const [result, host] of [
+      [loopback!, '127.0.0.1'],
+      [local!, 'localhost'],
+    ] as const) {
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toMatch(/Signing secret \(store it now\): whsec_/);
+      expect(result.stdout).toContain(`Note: ${host} is a private address. Deliveries to it are blocked unless the serve/worker process runs with WEBHOOK_ALLOW_PRIVATE_TARGETS=true`);
+    }
+    expect(pub!.code, pub!.stderr).toBe(0);
+    expect(pub!.stdout).not.toContain('Note:');
+  }, SLOW);
+
   it('webhooks list --team never shows the secret (JSON or table)', async () => {
     const [json, human] = await Promise.all([
       runCli(url, ['webhooks', 'list', '--team', teamId, '--json']),
@@ -201,7 +220,8 @@ describe.each(DIALECTS)('autosales webhooks CLI on %s', (dialect) => {
     expect(oldest.response_body).toBe('x'.repeat(2048));
     expect(oldest.next_attempt_at).toMatch(ISO);
     expect(Date.parse(oldest.next_attempt_at)).toBeGreaterThanOrEqual(Date.parse(oldest.attempted_at));
-    expect(newest).toMatchObject({ attempt: 2, status_code: 200, error_class: null, response_body: 'recebido', next_attempt_at: null });
+    expect(newest).toMatchObject({ attempt: 2, status_code: 200, error_class: null, response_body: 'recebido', next_attempt_at: null, error_detail: null });
+    if (oldest.error_class === 'http') expect(oldest.error_detail).toMatch(/^http: the receiver answered with a status outside 2xx/);
 
     const raw = await runCli(url, ['webhooks', 'attempts', hook.id, '--json']);
     expect(raw.stdout + raw.stderr).not.toContain(secret);

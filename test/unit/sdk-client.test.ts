@@ -8,6 +8,7 @@ import {
   ConflictError,
   ConnectionError,
   DuplicateEntryError,
+  InvalidRequestError,
   NotFoundError,
   RateLimitError,
   SDK_VERSION,
@@ -111,7 +112,75 @@ describe('SDK requests', () => {
     const { sdk } = client(fetch);
     await sdk.clients.get('a/b?c');
     expect(calls[0]!.url).toBe('http://api.test/api/v1/clients/a%2Fb%3Fc');
-    expect(() => sdk.deals.get('')).toThrow(TypeError);
+    for (const id of ['', undefined, 42]) {
+      const error = await sdk.deals.get(id as string).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(InvalidRequestError);
+      expect(error).toMatchObject({ status: 0, code: 'INVALID_REQUEST', message: expect.stringMatching(/id must be a non-empty string/) });
+    }
+    await expect(sdk.clients.update('', { name: 'x' })).rejects.toBeInstanceOf(InvalidRequestError);
+    expect(calls).toHaveLength(1);
+  });
+
+  describe('request(path): a path relative to /api/v1', () => {
+    const paths = ['deals', '/deals', 'deals/', '/api/v1/deals', 'api/v1/deals'];
+    it.each(['http://api.test', 'http://api.test/', 'http://api.test/api/v1', 'http://api.test/api/v1/'])('baseUrl %s: every spelling of the path reaches /api/v1/deals', async (baseUrl) => {
+      const { fetch, calls } = scripted({ status: 200, body: { success: true, data: [], pagination: { page: 1, limit: 20, total: 0, pages: 0 } } });
+      const { sdk } = client(fetch, { baseUrl });
+      for (const path of paths) {
+        const res = await sdk.request<{ data: unknown[] }>({ method: 'GET', path, query: { limit: 5 } });
+        expect(res.status, path).toBe(200);
+      }
+      expect(calls.map((c) => c.url)).toEqual(paths.map(() => 'http://api.test/api/v1/deals?limit=5'));
+    });
+
+    it('keeps a base path in front of /api/v1, and ids and encoded characters as given', async () => {
+      const { fetch, calls } = scripted(ok(DEAL));
+      const { sdk } = client(fetch, { baseUrl: 'https://gw.example.com.br/autosales/api/v1' });
+      await sdk.request({ method: 'GET', path: `deals/${DEAL.id}` });
+      await sdk.request({ method: 'GET', path: '/clients/a%2Fb' });
+      await sdk.request({ method: 'GET', path: '/financial/summary' });
+      expect(calls.map((c) => c.url)).toEqual([
+        `https://gw.example.com.br/autosales/api/v1/deals/${DEAL.id}`,
+        'https://gw.example.com.br/autosales/api/v1/clients/a%2Fb',
+        'https://gw.example.com.br/autosales/api/v1/financial/summary',
+      ]);
+    });
+
+    const malformed: Array<[string, unknown, RegExp]> = [
+      ['an absolute URL', 'https://evil.example.com/deals', /not a URL: the address goes in baseUrl/],
+      ['a protocol-relative URL', '//evil.example.com/deals', /not a URL/],
+      ['a scheme without slashes', 'mailto:x@example.com', /not a URL/],
+      ['a query string', '/deals?page=2', /pass query parameters in `query`/],
+      ['a fragment', '/deals#top', /'\?' or '#'/],
+      ['a space', '/deals/ abc', /whitespace/],
+      ['a newline', '/deals\nX-Injected: 1', /whitespace|control/],
+      ['a backslash', '\\deals', /backslash/],
+      ['a NUL', '/deals\u0000', /control/],
+      ['a bad percent-escape', '/deals/%zz', /'%'/],
+      ['a dot-dot segment', '/deals/../../admin', /'\.\.' segment/],
+      ['an encoded dot-dot segment', '/deals/%2E%2e/x', /'\.\.' segment/],
+      ['a dot segment', './deals', /segment/],
+      ['an empty segment', '/deals//x', /empty/],
+      ['an empty path', '', /names no resource/],
+      ['only a slash', '/', /names no resource/],
+      ['only the prefix', '/api/v1', /names no resource/],
+      ['not a string', 42, /must be a string/],
+      ['undefined', undefined, /must be a string/],
+    ];
+    it.each(malformed)('%s is an InvalidRequestError that names the path, and nothing is sent', async (_name, path, message) => {
+      const { fetch, calls } = scripted(ok(DEAL));
+      const { sdk, retries } = client(fetch);
+      const error = await sdk.request({ method: 'GET', path: path as string }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(InvalidRequestError);
+      expect(error).toBeInstanceOf(AutosalesError);
+      expect(error).not.toBeInstanceOf(TypeError);
+      expect(error).toMatchObject({ name: 'InvalidRequestError', status: 0, code: 'INVALID_REQUEST', requestId: null });
+      expect((error as Error).message).toMatch(/^autosales: request path /);
+      expect((error as Error).message).toMatch(message);
+      if (typeof path === 'string' && path !== '') expect((error as Error).message).toContain(JSON.stringify(path));
+      expect(calls).toHaveLength(0);
+      expect(retries).toHaveLength(0);
+    });
   });
 
   it('refuses a missing key or base URL', () => {

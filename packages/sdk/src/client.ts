@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AutosalesError, ConnectionError, TimeoutError, errorFromResponse } from './errors.js';
+import { AutosalesError, ConnectionError, InvalidRequestError, TimeoutError, errorFromResponse } from './errors.js';
 import { isRetrySafe, retryDelay, type HttpMethod, type RetrySettings } from './retry.js';
 import type { paths } from './schema.js';
 import type {
@@ -74,7 +74,12 @@ export interface CreateOptions extends RequestOptions {
 
 export interface ApiRequest {
   method: HttpMethod;
-  /** A path of the API, e.g. `/api/v1/deals`. */
+  /**
+   * A path relative to `/api/v1`, with or without a leading slash: `deals`, `/deals/ID`. The full
+   * form `/api/v1/deals` is accepted too, whether or not `baseUrl` ends with `/api/v1`. Query
+   * parameters go in `query`. A malformed path (a URL, `?`, `#`, `..`, empty segments, whitespace)
+   * rejects with an {@link InvalidRequestError} before anything is sent.
+   */
   path: string;
   query?: Record<string, string | number | boolean | null | undefined>;
   body?: unknown;
@@ -108,8 +113,38 @@ const PATHS = {
 
 function withId(path: string, id: string): string {
   // An empty id would name the list route (trailing slashes are ignored by the service).
-  if (typeof id !== 'string' || id === '') throw new TypeError('autosales: id must be a non-empty string');
+  if (typeof id !== 'string' || id === '') throw new InvalidRequestError(`autosales: id must be a non-empty string (got ${describe(id)})`);
   return path.replace('{id}', encodeURIComponent(id));
+}
+
+const describe = (value: unknown): string => (typeof value === 'string' ? JSON.stringify(value) : typeof value);
+
+const API_PREFIX = 'api/v1';
+const EXAMPLE = "e.g. 'deals', '/deals' or '/clients/ID'";
+
+/**
+ * `path` as the part after `/api/v1`, starting with a slash: `deals`, `/deals`, `api/v1/deals` and
+ * `/api/v1/deals` all give `/deals`. Throws {@link InvalidRequestError} for anything that could
+ * leave `/api/v1` or is not a plain path.
+ */
+export function apiPath(path: unknown): string {
+  const refuse = (why: string): never => {
+    throw new InvalidRequestError(`autosales: request path ${describe(path)} ${why}`);
+  };
+  if (typeof path !== 'string') return refuse(`must be a string relative to /api/v1 (${EXAMPLE})`);
+  if (/^[a-z][a-z0-9+.-]*:/i.test(path) || path.startsWith('//')) return refuse(`must be relative to /api/v1 (${EXAMPLE}), not a URL: the address goes in baseUrl`);
+  if (/[?#]/.test(path)) return refuse("must not contain '?' or '#': pass query parameters in `query`");
+  // eslint-disable-next-line no-control-regex
+  if (/[\s\\\u0000-\u001f\u007f]/.test(path)) return refuse('must not contain whitespace, a backslash or a control character');
+  if (/%(?![0-9a-f]{2})/i.test(path)) return refuse("has a '%' that is not followed by two hex digits (percent-encode it as %25)");
+  let rest = path.startsWith('/') ? path.slice(1) : path;
+  if (rest === API_PREFIX || rest.startsWith(`${API_PREFIX}/`)) rest = rest.slice(API_PREFIX.length + 1);
+  if (rest.endsWith('/')) rest = rest.slice(0, -1);
+  if (rest === '') return refuse(`names no resource (${EXAMPLE})`);
+  const segments = rest.split('/');
+  // URL parsers read %2e as '.', so '%2e%2e' would climb out of /api/v1 just like '..'.
+  if (segments.some((s) => s === '' || /^(\.|%2e){1,2}$/i.test(s))) return refuse("has an empty, '.' or '..' segment");
+  return `/${segments.join('/')}`;
 }
 
 const DEFAULTS = {
@@ -174,7 +209,7 @@ export class AutosalesClient {
    * The typed methods (`deals.*`, `clients.*`) are built on it.
    */
   async request<T>(req: ApiRequest, options: RequestOptions = {}): Promise<ApiResponse<T>> {
-    const url = this.#url(req.path, req.query);
+    const url = this.#url(apiPath(req?.path), req.query);
     const headers: Record<string, string> = {
       accept: 'application/json',
       authorization: `Bearer ${this.#apiKey}`,
@@ -226,8 +261,9 @@ export class AutosalesClient {
     }
   }
 
+  /** `path` as `apiPath` returns it (under /api/v1). */
   #url(path: string, query: ApiRequest['query']): string {
-    const url = new URL(`${this.baseUrl}${path}`);
+    const url = new URL(`${this.baseUrl}/${API_PREFIX}${path}`);
     for (const [name, value] of Object.entries(query ?? {})) {
       if (value !== undefined && value !== null) url.searchParams.set(name, String(value));
     }
@@ -323,17 +359,17 @@ export class DealsResource extends Resource {
     return this.data<Deal>({ method: 'POST', path: PATHS.deals, body, ...(idempotencyKey === undefined ? {} : { idempotencyKey }) }, options);
   }
 
-  get(id: string, options?: RequestOptions): Promise<Deal> {
+  async get(id: string, options?: RequestOptions): Promise<Deal> {
     return this.data<Deal>({ method: 'GET', path: withId(PATHS.deal, id) }, options);
   }
 
   /** Changes any subset of the fields; answers with id, the summary fields, every field sent and updated_at. */
-  update(id: string, body: DealUpdateBody, options?: RequestOptions): Promise<DealUpdated> {
+  async update(id: string, body: DealUpdateBody, options?: RequestOptions): Promise<DealUpdated> {
     return this.data<DealUpdated>({ method: 'PUT', path: withId(PATHS.deal, id), body }, options);
   }
 
   /** Soft delete: the deal becomes `arquivado` (again: the same answer). */
-  archive(id: string, options?: RequestOptions): Promise<DealArchived> {
+  async archive(id: string, options?: RequestOptions): Promise<DealArchived> {
     return this.data<DealArchived>({ method: 'DELETE', path: withId(PATHS.deal, id) }, options);
   }
 }
@@ -356,17 +392,17 @@ export class ClientsResource extends Resource {
     return this.data<Client>({ method: 'POST', path: PATHS.clients, body, ...(idempotencyKey === undefined ? {} : { idempotencyKey }) }, options);
   }
 
-  get(id: string, options?: RequestOptions): Promise<Client> {
+  async get(id: string, options?: RequestOptions): Promise<Client> {
     return this.data<Client>({ method: 'GET', path: withId(PATHS.client, id) }, options);
   }
 
   /** Changes any subset of the fields (a partial address is merged); reactivates an inactive client. */
-  update(id: string, body: ClientUpdateBody, options?: RequestOptions): Promise<ClientUpdated> {
+  async update(id: string, body: ClientUpdateBody, options?: RequestOptions): Promise<ClientUpdated> {
     return this.data<ClientUpdated>({ method: 'PUT', path: withId(PATHS.client, id), body }, options);
   }
 
   /** Soft delete: the client becomes `inactive` (a later update reactivates it). */
-  deactivate(id: string, options?: RequestOptions): Promise<ClientDeactivated> {
+  async deactivate(id: string, options?: RequestOptions): Promise<ClientDeactivated> {
     return this.data<ClientDeactivated>({ method: 'DELETE', path: withId(PATHS.client, id) }, options);
   }
 }

@@ -12,14 +12,17 @@ export type ApiErrorCode =
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'PAYLOAD_TOO_LARGE'
   | 'SERVICE_UNAVAILABLE'
-  | 'IDEMPOTENCY_CONFLICT';
+  | 'IDEMPOTENCY_CONFLICT'
+  | 'REQUEST_TIMEOUT'
+  | 'HEADERS_TOO_LARGE';
 
 /**
  * Codes the SDK gives when there is no API answer to read one from: no answer at all
- * (`CONNECTION_ERROR`), no answer in time (`TIMEOUT`), or an answer that is not the API's JSON
- * envelope (`UNEXPECTED_RESPONSE`, e.g. an HTML page from a proxy).
+ * (`CONNECTION_ERROR`), no answer in time (`TIMEOUT`), an answer that is not the API's JSON
+ * envelope (`UNEXPECTED_RESPONSE`, e.g. an HTML page from a proxy), or a request the SDK refused
+ * to send because it is malformed (`INVALID_REQUEST`: a bad path or id).
  */
-export type SdkErrorCode = 'CONNECTION_ERROR' | 'TIMEOUT' | 'UNEXPECTED_RESPONSE';
+export type SdkErrorCode = 'CONNECTION_ERROR' | 'TIMEOUT' | 'UNEXPECTED_RESPONSE' | 'INVALID_REQUEST';
 
 /** `(string & {})` keeps editor completion for the known codes and accepts codes added later. */
 export type ErrorCode = ApiErrorCode | SdkErrorCode | (string & {});
@@ -103,6 +106,18 @@ export class ConnectionError extends AutosalesError {
 /** No answer within `timeoutMs` (status 0, code `TIMEOUT`). */
 export class TimeoutError extends ConnectionError {
   override readonly name: string = 'TimeoutError';
+}
+/**
+ * The SDK refused to send the request: its path or id is malformed (status 0, code
+ * `INVALID_REQUEST`, an English message saying what is wrong). Nothing reached the service, and it
+ * is never retried: fix the call.
+ */
+export class InvalidRequestError extends AutosalesError {
+  override readonly name: string = 'InvalidRequestError';
+
+  constructor(message: string) {
+    super(0, 'INVALID_REQUEST', message);
+  }
 }
 
 /**

@@ -16,6 +16,7 @@ export {
   ConflictError,
   ConnectionError,
   DuplicateEntryError,
+  InvalidRequestError,
   NotFoundError,
   PermissionDeniedError,
   RateLimitError,

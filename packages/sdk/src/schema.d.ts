@@ -4,6 +4,67 @@
  */
 
 export interface paths {
+    "/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where things are: the docs, the OpenAPI document, health
+         * @description No key needed. Browsers (`Accept: text/html`) get a small HTML page with the same links.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Links to the API reference, the OpenAPI document and the health checks. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {unknown} */
+                            success: true;
+                            data: {
+                                /** @example autosales API */
+                                name: string;
+                                /** @example 0.1.0 */
+                                version: string;
+                                links: {
+                                    /** @example /docs */
+                                    docs: string;
+                                    /** @example /api/v1/openapi.json */
+                                    openapi: string;
+                                    /** @example /api/v1 */
+                                    api: string;
+                                    /** @example /health */
+                                    health: string;
+                                    /** @example /ready */
+                                    ready: string;
+                                };
+                            };
+                        };
+                        "text/html": string;
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -99,8 +160,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -220,7 +304,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET, POST /financial: announced, not available yet */
+        /** GET /financial: announced, not available yet */
         get: {
             parameters: {
                 query?: never;
@@ -230,7 +314,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Invalid parameters or body (first problem found, in Portuguese). */
+                /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
                 400: {
                     headers: {
                         /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
@@ -255,8 +339,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -286,8 +393,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -317,70 +447,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Body over 1 MiB. */
-                413: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "PAYLOAD_TOO_LARGE",
-                         *         "message": "O corpo da requisição excede o limite de 1 MiB"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                code: string;
-                                message: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Body that is not application/json. */
-                415: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "UNSUPPORTED_MEDIA_TYPE",
-                         *         "message": "Content-Type deve ser 'application/json'"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                code: string;
-                                message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -412,8 +503,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -443,8 +557,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -474,8 +611,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -483,7 +643,7 @@ export interface paths {
             };
         };
         put?: never;
-        /** GET, POST /financial: announced, not available yet */
+        /** POST /financial: announced, not available yet */
         post: {
             parameters: {
                 query?: never;
@@ -493,7 +653,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Invalid parameters or body (first problem found, in Portuguese). */
+                /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
                 400: {
                     headers: {
                         /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
@@ -518,8 +678,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -549,8 +732,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -580,8 +786,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -611,13 +840,36 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
                 };
-                /** @description Body that is not application/json. */
+                /** @description Body that is not application/json, or declared in a charset other than UTF-8. */
                 415: {
                     headers: {
                         /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
@@ -629,21 +881,35 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "UNSUPPORTED_MEDIA_TYPE",
-                         *         "message": "Content-Type deve ser 'application/json'"
-                         *       }
-                         *     }
-                         */
                         "application/json": {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -675,8 +941,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -706,8 +995,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -737,8 +1049,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -758,7 +1093,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET, PUT, DELETE /financial/:id: announced, not available yet */
+        /** GET /financial/:id: announced, not available yet */
         get: {
             parameters: {
                 query?: never;
@@ -770,7 +1105,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Invalid parameters or body (first problem found, in Portuguese). */
+                /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
                 400: {
                     headers: {
                         /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
@@ -795,8 +1130,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -826,8 +1184,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -857,70 +1238,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Body over 1 MiB. */
-                413: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "PAYLOAD_TOO_LARGE",
-                         *         "message": "O corpo da requisição excede o limite de 1 MiB"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                code: string;
-                                message: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Body that is not application/json. */
-                415: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "UNSUPPORTED_MEDIA_TYPE",
-                         *         "message": "Content-Type deve ser 'application/json'"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                code: string;
-                                message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -952,8 +1294,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -983,8 +1348,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -1014,15 +1402,38 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
                 };
             };
         };
-        /** GET, PUT, DELETE /financial/:id: announced, not available yet */
+        /** PUT /financial/:id: announced, not available yet */
         put: {
             parameters: {
                 query?: never;
@@ -1034,7 +1445,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Invalid parameters or body (first problem found, in Portuguese). */
+                /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
                 400: {
                     headers: {
                         /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
@@ -1059,8 +1470,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -1090,8 +1524,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -1121,8 +1578,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -1152,13 +1632,36 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
                 };
-                /** @description Body that is not application/json. */
+                /** @description Body that is not application/json, or declared in a charset other than UTF-8. */
                 415: {
                     headers: {
                         /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
@@ -1170,21 +1673,35 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "UNSUPPORTED_MEDIA_TYPE",
-                         *         "message": "Content-Type deve ser 'application/json'"
-                         *       }
-                         *     }
-                         */
                         "application/json": {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -1216,8 +1733,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -1247,8 +1787,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -1278,8 +1841,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -1287,7 +1873,7 @@ export interface paths {
             };
         };
         post?: never;
-        /** GET, PUT, DELETE /financial/:id: announced, not available yet */
+        /** DELETE /financial/:id: announced, not available yet */
         delete: {
             parameters: {
                 query?: never;
@@ -1299,7 +1885,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Invalid parameters or body (first problem found, in Portuguese). */
+                /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
                 400: {
                     headers: {
                         /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
@@ -1324,8 +1910,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -1355,8 +1964,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -1386,8 +2018,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -1417,13 +2072,36 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
                 };
-                /** @description Body that is not application/json. */
+                /** @description Body that is not application/json, or declared in a charset other than UTF-8. */
                 415: {
                     headers: {
                         /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
@@ -1435,21 +2113,35 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "UNSUPPORTED_MEDIA_TYPE",
-                         *         "message": "Content-Type deve ser 'application/json'"
-                         *       }
-                         *     }
-                         */
                         "application/json": {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -1481,8 +2173,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -1512,8 +2227,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -1543,8 +2281,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -1573,7 +2334,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Invalid parameters or body (first problem found, in Portuguese). */
+                /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
                 400: {
                     headers: {
                         /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
@@ -1598,8 +2359,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -1629,8 +2413,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -1660,70 +2467,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Body over 1 MiB. */
-                413: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "PAYLOAD_TOO_LARGE",
-                         *         "message": "O corpo da requisição excede o limite de 1 MiB"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                code: string;
-                                message: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Body that is not application/json. */
-                415: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "UNSUPPORTED_MEDIA_TYPE",
-                         *         "message": "Content-Type deve ser 'application/json'"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                code: string;
-                                message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -1755,8 +2523,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -1786,8 +2577,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -1817,8 +2631,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -1850,7 +2687,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Invalid parameters or body (first problem found, in Portuguese). */
+                /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
                 400: {
                     headers: {
                         /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
@@ -1875,8 +2712,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -1906,8 +2766,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -1937,70 +2820,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Body over 1 MiB. */
-                413: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "PAYLOAD_TOO_LARGE",
-                         *         "message": "O corpo da requisição excede o limite de 1 MiB"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                code: string;
-                                message: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Body that is not application/json. */
-                415: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "UNSUPPORTED_MEDIA_TYPE",
-                         *         "message": "Content-Type deve ser 'application/json'"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                code: string;
-                                message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -2032,8 +2876,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -2063,8 +2930,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -2094,8 +2984,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -2117,7 +3030,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET, POST /activities: announced, not available yet */
+        /** GET /activities: announced, not available yet */
         get: {
             parameters: {
                 query?: never;
@@ -2127,7 +3040,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Invalid parameters or body (first problem found, in Portuguese). */
+                /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
                 400: {
                     headers: {
                         /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
@@ -2152,8 +3065,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -2183,8 +3119,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -2214,70 +3173,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Body over 1 MiB. */
-                413: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "PAYLOAD_TOO_LARGE",
-                         *         "message": "O corpo da requisição excede o limite de 1 MiB"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                code: string;
-                                message: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Body that is not application/json. */
-                415: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "UNSUPPORTED_MEDIA_TYPE",
-                         *         "message": "Content-Type deve ser 'application/json'"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                code: string;
-                                message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -2309,8 +3229,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -2340,8 +3283,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -2371,8 +3337,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -2380,7 +3369,7 @@ export interface paths {
             };
         };
         put?: never;
-        /** GET, POST /activities: announced, not available yet */
+        /** POST /activities: announced, not available yet */
         post: {
             parameters: {
                 query?: never;
@@ -2390,7 +3379,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Invalid parameters or body (first problem found, in Portuguese). */
+                /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
                 400: {
                     headers: {
                         /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
@@ -2415,8 +3404,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -2446,8 +3458,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -2477,8 +3512,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -2508,13 +3566,36 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
                 };
-                /** @description Body that is not application/json. */
+                /** @description Body that is not application/json, or declared in a charset other than UTF-8. */
                 415: {
                     headers: {
                         /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
@@ -2526,21 +3607,35 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "UNSUPPORTED_MEDIA_TYPE",
-                         *         "message": "Content-Type deve ser 'application/json'"
-                         *       }
-                         *     }
-                         */
                         "application/json": {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -2572,8 +3667,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -2603,8 +3721,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -2634,8 +3775,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -2655,7 +3819,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET, PUT, DELETE /activities/:id: announced, not available yet */
+        /** GET /activities/:id: announced, not available yet */
         get: {
             parameters: {
                 query?: never;
@@ -2667,7 +3831,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Invalid parameters or body (first problem found, in Portuguese). */
+                /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
                 400: {
                     headers: {
                         /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
@@ -2692,8 +3856,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -2723,8 +3910,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -2754,70 +3964,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Body over 1 MiB. */
-                413: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "PAYLOAD_TOO_LARGE",
-                         *         "message": "O corpo da requisição excede o limite de 1 MiB"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                code: string;
-                                message: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Body that is not application/json. */
-                415: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "UNSUPPORTED_MEDIA_TYPE",
-                         *         "message": "Content-Type deve ser 'application/json'"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                code: string;
-                                message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -2849,8 +4020,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -2880,8 +4074,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -2911,15 +4128,38 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
                 };
             };
         };
-        /** GET, PUT, DELETE /activities/:id: announced, not available yet */
+        /** PUT /activities/:id: announced, not available yet */
         put: {
             parameters: {
                 query?: never;
@@ -2931,7 +4171,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Invalid parameters or body (first problem found, in Portuguese). */
+                /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
                 400: {
                     headers: {
                         /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
@@ -2956,8 +4196,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -2987,8 +4250,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -3018,8 +4304,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -3049,13 +4358,36 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
                 };
-                /** @description Body that is not application/json. */
+                /** @description Body that is not application/json, or declared in a charset other than UTF-8. */
                 415: {
                     headers: {
                         /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
@@ -3067,21 +4399,35 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "UNSUPPORTED_MEDIA_TYPE",
-                         *         "message": "Content-Type deve ser 'application/json'"
-                         *       }
-                         *     }
-                         */
                         "application/json": {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -3113,8 +4459,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -3144,8 +4513,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -3175,8 +4567,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -3184,7 +4599,7 @@ export interface paths {
             };
         };
         post?: never;
-        /** GET, PUT, DELETE /activities/:id: announced, not available yet */
+        /** DELETE /activities/:id: announced, not available yet */
         delete: {
             parameters: {
                 query?: never;
@@ -3196,7 +4611,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Invalid parameters or body (first problem found, in Portuguese). */
+                /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
                 400: {
                     headers: {
                         /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
@@ -3221,8 +4636,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -3252,8 +4690,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -3283,8 +4744,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -3314,13 +4798,36 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
                 };
-                /** @description Body that is not application/json. */
+                /** @description Body that is not application/json, or declared in a charset other than UTF-8. */
                 415: {
                     headers: {
                         /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
@@ -3332,21 +4839,35 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "UNSUPPORTED_MEDIA_TYPE",
-                         *         "message": "Content-Type deve ser 'application/json'"
-                         *       }
-                         *     }
-                         */
                         "application/json": {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -3378,8 +4899,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -3409,8 +4953,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -3440,8 +5007,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -3473,7 +5063,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Invalid parameters or body (first problem found, in Portuguese). */
+                /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
                 400: {
                     headers: {
                         /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
@@ -3498,8 +5088,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -3529,8 +5142,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -3560,8 +5196,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -3591,13 +5250,36 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
                 };
-                /** @description Body that is not application/json. */
+                /** @description Body that is not application/json, or declared in a charset other than UTF-8. */
                 415: {
                     headers: {
                         /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
@@ -3609,21 +5291,35 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "UNSUPPORTED_MEDIA_TYPE",
-                         *         "message": "Content-Type deve ser 'application/json'"
-                         *       }
-                         *     }
-                         */
                         "application/json": {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -3655,8 +5351,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -3686,8 +5405,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -3717,8 +5459,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -3749,7 +5514,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Invalid parameters or body (first problem found, in Portuguese). */
+                /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
                 400: {
                     headers: {
                         /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
@@ -3774,8 +5539,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -3805,8 +5593,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -3836,70 +5647,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Body over 1 MiB. */
-                413: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "PAYLOAD_TOO_LARGE",
-                         *         "message": "O corpo da requisição excede o limite de 1 MiB"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                code: string;
-                                message: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Body that is not application/json. */
-                415: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "UNSUPPORTED_MEDIA_TYPE",
-                         *         "message": "Content-Type deve ser 'application/json'"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                code: string;
-                                message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -3931,8 +5703,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -3962,8 +5757,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -3993,8 +5811,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -4016,7 +5857,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET, POST /webhooks: announced, not available yet */
+        /** GET /webhooks: announced, not available yet */
         get: {
             parameters: {
                 query?: never;
@@ -4026,7 +5867,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Invalid parameters or body (first problem found, in Portuguese). */
+                /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
                 400: {
                     headers: {
                         /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
@@ -4051,8 +5892,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -4082,8 +5946,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -4113,70 +6000,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Body over 1 MiB. */
-                413: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "PAYLOAD_TOO_LARGE",
-                         *         "message": "O corpo da requisição excede o limite de 1 MiB"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                code: string;
-                                message: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Body that is not application/json. */
-                415: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "UNSUPPORTED_MEDIA_TYPE",
-                         *         "message": "Content-Type deve ser 'application/json'"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                code: string;
-                                message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -4208,8 +6056,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -4239,8 +6110,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -4270,8 +6164,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -4279,7 +6196,7 @@ export interface paths {
             };
         };
         put?: never;
-        /** GET, POST /webhooks: announced, not available yet */
+        /** POST /webhooks: announced, not available yet */
         post: {
             parameters: {
                 query?: never;
@@ -4289,7 +6206,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Invalid parameters or body (first problem found, in Portuguese). */
+                /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
                 400: {
                     headers: {
                         /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
@@ -4314,8 +6231,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -4345,8 +6285,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -4376,8 +6339,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -4407,13 +6393,36 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
                 };
-                /** @description Body that is not application/json. */
+                /** @description Body that is not application/json, or declared in a charset other than UTF-8. */
                 415: {
                     headers: {
                         /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
@@ -4425,21 +6434,35 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "UNSUPPORTED_MEDIA_TYPE",
-                         *         "message": "Content-Type deve ser 'application/json'"
-                         *       }
-                         *     }
-                         */
                         "application/json": {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -4471,8 +6494,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -4502,8 +6548,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -4533,8 +6602,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -4555,7 +6647,7 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** PUT, DELETE /webhooks/:id: announced, not available yet */
+        /** PUT /webhooks/:id: announced, not available yet */
         put: {
             parameters: {
                 query?: never;
@@ -4567,7 +6659,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Invalid parameters or body (first problem found, in Portuguese). */
+                /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
                 400: {
                     headers: {
                         /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
@@ -4592,8 +6684,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -4623,8 +6738,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -4654,8 +6792,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -4685,13 +6846,36 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
                 };
-                /** @description Body that is not application/json. */
+                /** @description Body that is not application/json, or declared in a charset other than UTF-8. */
                 415: {
                     headers: {
                         /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
@@ -4703,21 +6887,35 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "UNSUPPORTED_MEDIA_TYPE",
-                         *         "message": "Content-Type deve ser 'application/json'"
-                         *       }
-                         *     }
-                         */
                         "application/json": {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -4749,8 +6947,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -4780,8 +7001,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -4811,8 +7055,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -4820,7 +7087,7 @@ export interface paths {
             };
         };
         post?: never;
-        /** PUT, DELETE /webhooks/:id: announced, not available yet */
+        /** DELETE /webhooks/:id: announced, not available yet */
         delete: {
             parameters: {
                 query?: never;
@@ -4832,7 +7099,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Invalid parameters or body (first problem found, in Portuguese). */
+                /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
                 400: {
                     headers: {
                         /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
@@ -4857,8 +7124,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -4888,8 +7178,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -4919,8 +7232,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -4950,13 +7286,36 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
                 };
-                /** @description Body that is not application/json. */
+                /** @description Body that is not application/json, or declared in a charset other than UTF-8. */
                 415: {
                     headers: {
                         /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
@@ -4968,21 +7327,35 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "UNSUPPORTED_MEDIA_TYPE",
-                         *         "message": "Content-Type deve ser 'application/json'"
-                         *       }
-                         *     }
-                         */
                         "application/json": {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -5014,8 +7387,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -5045,8 +7441,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -5076,8 +7495,31 @@ export interface paths {
                             /** @enum {boolean} */
                             success: false;
                             error: {
+                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                                 code: string;
+                                /** @description What went wrong, in Portuguese. */
                                 message: string;
+                                /**
+                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                                 * @example phase
+                                 */
+                                field?: string;
+                                /**
+                                 * @description Addition to the contract: machine-readable detail of some errors.
+                                 * @example {
+                                 *       "allowed": [
+                                 *         "lead",
+                                 *         "qualificado",
+                                 *         "proposta",
+                                 *         "negociacao",
+                                 *         "fechamento"
+                                 *       ]
+                                 *     }
+                                 */
+                                details?: {
+                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                    allowed?: string[];
+                                };
                             };
                         };
                     };
@@ -5101,8 +7543,8 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * Event vehicle.created
-         * @description POSTed to the webhook URL configured for the team. Any 2xx within 5 s is success; anything else (redirects included, never followed) is retried at 0, 5 min, 30 min, 2 h, 12 h and 24 h. Delivery is at least once.
+         * Event vehicle.created (not emitted yet)
+         * @description Not emitted yet: the kind is announced by the contract, but nothing in the service sends it today (`x-emitted: false`). POSTed to the webhook URL configured for the team. Any 2xx within 5 s is success; anything else (redirects included, never followed) is retried at 0, 5 min, 30 min, 2 h, 12 h and 24 h. Delivery is at least once.
          */
         post: {
             parameters: {
@@ -5167,8 +7609,8 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * Event vehicle.updated
-         * @description POSTed to the webhook URL configured for the team. Any 2xx within 5 s is success; anything else (redirects included, never followed) is retried at 0, 5 min, 30 min, 2 h, 12 h and 24 h. Delivery is at least once.
+         * Event vehicle.updated (not emitted yet)
+         * @description Not emitted yet: the kind is announced by the contract, but nothing in the service sends it today (`x-emitted: false`). POSTed to the webhook URL configured for the team. Any 2xx within 5 s is success; anything else (redirects included, never followed) is retried at 0, 5 min, 30 min, 2 h, 12 h and 24 h. Delivery is at least once.
          */
         post: {
             parameters: {
@@ -5233,8 +7675,8 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * Event vehicle.sold
-         * @description POSTed to the webhook URL configured for the team. Any 2xx within 5 s is success; anything else (redirects included, never followed) is retried at 0, 5 min, 30 min, 2 h, 12 h and 24 h. Delivery is at least once.
+         * Event vehicle.sold (not emitted yet)
+         * @description Not emitted yet: the kind is announced by the contract, but nothing in the service sends it today (`x-emitted: false`). POSTed to the webhook URL configured for the team. Any 2xx within 5 s is success; anything else (redirects included, never followed) is retried at 0, 5 min, 30 min, 2 h, 12 h and 24 h. Delivery is at least once.
          */
         post: {
             parameters: {
@@ -5299,8 +7741,8 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * Event vehicle.phase_changed
-         * @description POSTed to the webhook URL configured for the team. Any 2xx within 5 s is success; anything else (redirects included, never followed) is retried at 0, 5 min, 30 min, 2 h, 12 h and 24 h. Delivery is at least once.
+         * Event vehicle.phase_changed (not emitted yet)
+         * @description Not emitted yet: the kind is announced by the contract, but nothing in the service sends it today (`x-emitted: false`). POSTed to the webhook URL configured for the team. Any 2xx within 5 s is success; anything else (redirects included, never followed) is retried at 0, 5 min, 30 min, 2 h, 12 h and 24 h. Delivery is at least once.
          */
         post: {
             parameters: {
@@ -5365,8 +7807,8 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * Event vehicle.price_changed
-         * @description POSTed to the webhook URL configured for the team. Any 2xx within 5 s is success; anything else (redirects included, never followed) is retried at 0, 5 min, 30 min, 2 h, 12 h and 24 h. Delivery is at least once.
+         * Event vehicle.price_changed (not emitted yet)
+         * @description Not emitted yet: the kind is announced by the contract, but nothing in the service sends it today (`x-emitted: false`). POSTed to the webhook URL configured for the team. Any 2xx within 5 s is success; anything else (redirects included, never followed) is retried at 0, 5 min, 30 min, 2 h, 12 h and 24 h. Delivery is at least once.
          */
         post: {
             parameters: {
@@ -5431,8 +7873,8 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * Event vehicle.removed
-         * @description POSTed to the webhook URL configured for the team. Any 2xx within 5 s is success; anything else (redirects included, never followed) is retried at 0, 5 min, 30 min, 2 h, 12 h and 24 h. Delivery is at least once.
+         * Event vehicle.removed (not emitted yet)
+         * @description Not emitted yet: the kind is announced by the contract, but nothing in the service sends it today (`x-emitted: false`). POSTed to the webhook URL configured for the team. Any 2xx within 5 s is success; anything else (redirects included, never followed) is retried at 0, 5 min, 30 min, 2 h, 12 h and 24 h. Delivery is at least once.
          */
         post: {
             parameters: {
@@ -6548,8 +8990,8 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * Event activity.created
-         * @description POSTed to the webhook URL configured for the team. Any 2xx within 5 s is success; anything else (redirects included, never followed) is retried at 0, 5 min, 30 min, 2 h, 12 h and 24 h. Delivery is at least once.
+         * Event activity.created (not emitted yet)
+         * @description Not emitted yet: the kind is announced by the contract, but nothing in the service sends it today (`x-emitted: false`). POSTed to the webhook URL configured for the team. Any 2xx within 5 s is success; anything else (redirects included, never followed) is retried at 0, 5 min, 30 min, 2 h, 12 h and 24 h. Delivery is at least once.
          */
         post: {
             parameters: {
@@ -6614,8 +9056,8 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * Event activity.completed
-         * @description POSTed to the webhook URL configured for the team. Any 2xx within 5 s is success; anything else (redirects included, never followed) is retried at 0, 5 min, 30 min, 2 h, 12 h and 24 h. Delivery is at least once.
+         * Event activity.completed (not emitted yet)
+         * @description Not emitted yet: the kind is announced by the contract, but nothing in the service sends it today (`x-emitted: false`). POSTed to the webhook URL configured for the team. Any 2xx within 5 s is success; anything else (redirects included, never followed) is retried at 0, 5 min, 30 min, 2 h, 12 h and 24 h. Delivery is at least once.
          */
         post: {
             parameters: {
@@ -6680,8 +9122,8 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * Event activity.due_soon
-         * @description POSTed to the webhook URL configured for the team. Any 2xx within 5 s is success; anything else (redirects included, never followed) is retried at 0, 5 min, 30 min, 2 h, 12 h and 24 h. Delivery is at least once.
+         * Event activity.due_soon (not emitted yet)
+         * @description Not emitted yet: the kind is announced by the contract, but nothing in the service sends it today (`x-emitted: false`). POSTed to the webhook URL configured for the team. Any 2xx within 5 s is success; anything else (redirects included, never followed) is retried at 0, 5 min, 30 min, 2 h, 12 h and 24 h. Delivery is at least once.
          */
         post: {
             parameters: {
@@ -6746,8 +9188,8 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * Event activity.overdue
-         * @description POSTed to the webhook URL configured for the team. Any 2xx within 5 s is success; anything else (redirects included, never followed) is retried at 0, 5 min, 30 min, 2 h, 12 h and 24 h. Delivery is at least once.
+         * Event activity.overdue (not emitted yet)
+         * @description Not emitted yet: the kind is announced by the contract, but nothing in the service sends it today (`x-emitted: false`). POSTed to the webhook URL configured for the team. Any 2xx within 5 s is success; anything else (redirects included, never followed) is retried at 0, 5 min, 30 min, 2 h, 12 h and 24 h. Delivery is at least once.
          */
         post: {
             parameters: {
@@ -6812,8 +9254,8 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * Event financial.created
-         * @description POSTed to the webhook URL configured for the team. Any 2xx within 5 s is success; anything else (redirects included, never followed) is retried at 0, 5 min, 30 min, 2 h, 12 h and 24 h. Delivery is at least once.
+         * Event financial.created (not emitted yet)
+         * @description Not emitted yet: the kind is announced by the contract, but nothing in the service sends it today (`x-emitted: false`). POSTed to the webhook URL configured for the team. Any 2xx within 5 s is success; anything else (redirects included, never followed) is retried at 0, 5 min, 30 min, 2 h, 12 h and 24 h. Delivery is at least once.
          */
         post: {
             parameters: {
@@ -6878,8 +9320,8 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * Event financial.paid
-         * @description POSTed to the webhook URL configured for the team. Any 2xx within 5 s is success; anything else (redirects included, never followed) is retried at 0, 5 min, 30 min, 2 h, 12 h and 24 h. Delivery is at least once.
+         * Event financial.paid (not emitted yet)
+         * @description Not emitted yet: the kind is announced by the contract, but nothing in the service sends it today (`x-emitted: false`). POSTed to the webhook URL configured for the team. Any 2xx within 5 s is success; anything else (redirects included, never followed) is retried at 0, 5 min, 30 min, 2 h, 12 h and 24 h. Delivery is at least once.
          */
         post: {
             parameters: {
@@ -6944,8 +9386,8 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * Event financial.overdue
-         * @description POSTed to the webhook URL configured for the team. Any 2xx within 5 s is success; anything else (redirects included, never followed) is retried at 0, 5 min, 30 min, 2 h, 12 h and 24 h. Delivery is at least once.
+         * Event financial.overdue (not emitted yet)
+         * @description Not emitted yet: the kind is announced by the contract, but nothing in the service sends it today (`x-emitted: false`). POSTed to the webhook URL configured for the team. Any 2xx within 5 s is success; anything else (redirects included, never followed) is retried at 0, 5 min, 30 min, 2 h, 12 h and 24 h. Delivery is at least once.
          */
         post: {
             parameters: {
@@ -7110,7 +9552,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid parameters or body (first problem found, in Portuguese). */
+            /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
             400: {
                 headers: {
                     /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
@@ -7126,8 +9568,31 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
@@ -7157,8 +9622,31 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
@@ -7188,70 +9676,31 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                    "X-Request-Id"?: string;
-                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                    RateLimit?: string;
-                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                    "RateLimit-Policy"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "PAYLOAD_TOO_LARGE",
-                     *         "message": "O corpo da requisição excede o limite de 1 MiB"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Body that is not application/json. */
-            415: {
-                headers: {
-                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                    "X-Request-Id"?: string;
-                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                    RateLimit?: string;
-                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                    "RateLimit-Policy"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
-                     *         "message": "Content-Type deve ser 'application/json'"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
@@ -7283,8 +9732,31 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
@@ -7314,8 +9786,31 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
@@ -7334,6 +9829,22 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "title": "Toyota Corolla XEi 2024 - Ana Souza",
+                 *       "description": "Quer fazer test drive no sábado; tem um Onix 2019 para dar de entrada.",
+                 *       "value": 149990,
+                 *       "phase": "proposta",
+                 *       "priority": "alta",
+                 *       "expected_close_date": "2026-12-15",
+                 *       "source": "site",
+                 *       "store_id": "loja-centro",
+                 *       "tags": [
+                 *         "sedan",
+                 *         "financiamento"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     title: string;
                     description?: string | null;
@@ -7426,7 +9937,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid parameters or body (first problem found, in Portuguese). */
+            /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
             400: {
                 headers: {
                     /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
@@ -7442,8 +9953,31 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
@@ -7473,8 +10007,31 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
@@ -7504,8 +10061,31 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
@@ -7535,8 +10115,31 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
@@ -7566,13 +10169,36 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
             };
-            /** @description Body that is not application/json. */
+            /** @description Body that is not application/json, or declared in a charset other than UTF-8. */
             415: {
                 headers: {
                     /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
@@ -7584,21 +10210,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
-                     *         "message": "Content-Type deve ser 'application/json'"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
@@ -7628,8 +10268,31 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
@@ -7661,8 +10324,31 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
@@ -7692,8 +10378,31 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
@@ -7782,7 +10491,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid parameters or body (first problem found, in Portuguese). */
+            /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
             400: {
                 headers: {
                     /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
@@ -7807,8 +10516,31 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
@@ -7838,8 +10570,31 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
@@ -7869,8 +10624,31 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
@@ -7900,70 +10678,31 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                    "X-Request-Id"?: string;
-                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                    RateLimit?: string;
-                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                    "RateLimit-Policy"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "PAYLOAD_TOO_LARGE",
-                     *         "message": "O corpo da requisição excede o limite de 1 MiB"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Body that is not application/json. */
-            415: {
-                headers: {
-                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                    "X-Request-Id"?: string;
-                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                    RateLimit?: string;
-                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                    "RateLimit-Policy"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
-                     *         "message": "Content-Type deve ser 'application/json'"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
@@ -7995,8 +10734,31 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
@@ -8026,8 +10788,31 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
@@ -8046,6 +10831,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "phase": "negociacao",
+                 *       "value": 147500,
+                 *       "probability": 80,
+                 *       "is_starred": true
+                 *     }
+                 */
                 "application/json": {
                     title?: string;
                     description?: string | null;
@@ -8143,7 +10936,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid parameters or body (first problem found, in Portuguese). */
+            /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
             400: {
                 headers: {
                     /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
@@ -8159,8 +10952,31 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
@@ -8190,8 +11006,31 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
@@ -8221,8 +11060,31 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
@@ -8252,8 +11114,31 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
@@ -8283,13 +11168,36 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
             };
-            /** @description Body that is not application/json. */
+            /** @description Body that is not application/json, or declared in a charset other than UTF-8. */
             415: {
                 headers: {
                     /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
@@ -8301,21 +11209,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
-                     *         "message": "Content-Type deve ser 'application/json'"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
@@ -8347,8 +11269,31 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
@@ -8378,8 +11323,31 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
@@ -8428,7 +11396,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid parameters or body (first problem found, in Portuguese). */
+            /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
             400: {
                 headers: {
                     /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
@@ -8453,8 +11421,31 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
@@ -8484,8 +11475,31 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
@@ -8515,8 +11529,31 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
@@ -8546,8 +11583,31 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
@@ -8577,13 +11637,36 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
             };
-            /** @description Body that is not application/json. */
+            /** @description Body that is not application/json, or declared in a charset other than UTF-8. */
             415: {
                 headers: {
                     /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
@@ -8595,21 +11678,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
-                     *         "message": "Content-Type deve ser 'application/json'"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
@@ -8641,8 +11738,31 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
@@ -8672,8 +11792,31 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
@@ -8769,7 +11912,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid parameters or body (first problem found, in Portuguese). */
+            /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
             400: {
                 headers: {
                     /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
@@ -8785,8 +11928,31 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
@@ -8816,8 +11982,31 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
@@ -8847,70 +12036,31 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                    "X-Request-Id"?: string;
-                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                    RateLimit?: string;
-                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                    "RateLimit-Policy"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "PAYLOAD_TOO_LARGE",
-                     *         "message": "O corpo da requisição excede o limite de 1 MiB"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Body that is not application/json. */
-            415: {
-                headers: {
-                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                    "X-Request-Id"?: string;
-                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                    RateLimit?: string;
-                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                    "RateLimit-Policy"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
-                     *         "message": "Content-Type deve ser 'application/json'"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
@@ -8942,8 +12092,31 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
@@ -8973,8 +12146,31 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
@@ -9150,7 +12346,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid parameters or body (first problem found, in Portuguese). */
+            /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
             400: {
                 headers: {
                     /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
@@ -9166,8 +12362,31 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
@@ -9197,8 +12416,31 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
@@ -9228,8 +12470,31 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
@@ -9259,8 +12524,31 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
@@ -9290,13 +12578,36 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
             };
-            /** @description Body that is not application/json. */
+            /** @description Body that is not application/json, or declared in a charset other than UTF-8. */
             415: {
                 headers: {
                     /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
@@ -9308,21 +12619,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
-                     *         "message": "Content-Type deve ser 'application/json'"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
@@ -9343,8 +12668,31 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
@@ -9376,8 +12724,31 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
@@ -9407,8 +12778,31 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
@@ -9538,7 +12932,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid parameters or body (first problem found, in Portuguese). */
+            /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
             400: {
                 headers: {
                     /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
@@ -9563,8 +12957,31 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
@@ -9594,8 +13011,31 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
@@ -9625,8 +13065,31 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
@@ -9656,70 +13119,31 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                    "X-Request-Id"?: string;
-                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                    RateLimit?: string;
-                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                    "RateLimit-Policy"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "PAYLOAD_TOO_LARGE",
-                     *         "message": "O corpo da requisição excede o limite de 1 MiB"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                        };
-                    };
-                };
-            };
-            /** @description Body that is not application/json. */
-            415: {
-                headers: {
-                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                    "X-Request-Id"?: string;
-                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                    RateLimit?: string;
-                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                    "RateLimit-Policy"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
-                     *         "message": "Content-Type deve ser 'application/json'"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
@@ -9751,8 +13175,31 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
@@ -9782,8 +13229,31 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
@@ -9802,6 +13272,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "mobile_phone": "(19) 98765-4321",
+                 *       "segment": "premium",
+                 *       "address": {
+                 *         "street": "Rua das Palmeiras",
+                 *         "number": "250"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {unknown} */
                     type?: "PF" | "PJ";
@@ -9920,7 +13400,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid parameters or body (first problem found, in Portuguese). */
+            /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
             400: {
                 headers: {
                     /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
@@ -9936,8 +13416,31 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
@@ -9967,8 +13470,31 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
@@ -9998,8 +13524,31 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
@@ -10029,8 +13578,31 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
@@ -10060,13 +13632,36 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
             };
-            /** @description Body that is not application/json. */
+            /** @description Body that is not application/json, or declared in a charset other than UTF-8. */
             415: {
                 headers: {
                     /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
@@ -10078,21 +13673,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
-                     *         "message": "Content-Type deve ser 'application/json'"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
@@ -10113,8 +13722,31 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
@@ -10146,8 +13778,31 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
@@ -10177,8 +13832,31 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
@@ -10227,7 +13905,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid parameters or body (first problem found, in Portuguese). */
+            /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
             400: {
                 headers: {
                     /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
@@ -10252,8 +13930,31 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
@@ -10283,8 +13984,31 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
@@ -10314,8 +14038,31 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
@@ -10345,8 +14092,31 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
@@ -10376,13 +14146,36 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
             };
-            /** @description Body that is not application/json. */
+            /** @description Body that is not application/json, or declared in a charset other than UTF-8. */
             415: {
                 headers: {
                     /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
@@ -10394,21 +14187,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
-                     *         "message": "Content-Type deve ser 'application/json'"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
@@ -10440,8 +14247,31 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };
@@ -10471,8 +14301,31 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
                             code: string;
+                            /** @description What went wrong, in Portuguese. */
                             message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
                         };
                     };
                 };

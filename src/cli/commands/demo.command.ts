@@ -3,15 +3,23 @@ import { loadConfig } from '../../config.js';
 import { withContext } from '../context.js';
 import { print } from '../output.js';
 
-/** A small, realistic store: the same services the API uses, so the demo data is valid by construction. */
+/** The demo team's name: `demo` finds its team again by it (the oldest team with this name). */
+export const DEMO_TEAM_NAME = 'Auto Shopping Demo';
+
+/**
+ * A small, realistic store: the same services the API uses, so the demo data is valid by construction.
+ * Run again, it reuses its team (data left as it is) and prints a new key, since a key is shown only once.
+ */
 export function demoCommand(): Command {
   return new Command('demo')
-    .description('create a demo team with an API key, clients and deals, and print a ready-to-paste curl command')
+    .description('create a demo team with an API key, clients and deals, and print a ready-to-paste curl command (run again: the same team, a new key)')
     .option('--json', 'print one JSON object')
     .action(async (opts: { json?: boolean }) => {
       const result = await withContext(async (ctx) => {
-        const team = await ctx.teams.create({ name: 'Auto Shopping Demo', plan: 'professional' });
+        const existing = await ctx.teams.findByName(DEMO_TEAM_NAME);
+        const team = existing ?? (await ctx.teams.create({ name: DEMO_TEAM_NAME, plan: 'professional' }));
         const key = await ctx.keys.create({ teamId: team.id, name: 'demo' });
+        if (existing) return { team, key: key.key, key_id: key.id, reused: true, clients: 0, deals: 0 };
         const { clients, deals } = ctx;
         const joao = await clients.create(team.id, {
           type: 'PF',
@@ -50,15 +58,20 @@ export function demoCommand(): Command {
           { title: 'Volkswagen T-Cross 2021', value: 112000, phase: 'lead', source: 'portal', priority: 'baixa' as const },
         ];
         for (const sample of samples) await deals.create(team.id, sample);
-        return { team, key: key.key, key_id: key.id, clients: 3, deals: samples.length };
+        return { team, key: key.key, key_id: key.id, reused: false, clients: 3, deals: samples.length };
       });
       const config = loadConfig();
       const base = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
       const curl = `curl -s ${base}/api/v1/deals -H "Authorization: Bearer ${result.key}"`;
-      print(!!opts.json, { team_id: result.team.id, key_id: result.key_id, key: result.key, curl }, () =>
+      print(!!opts.json, { team_id: result.team.id, key_id: result.key_id, key: result.key, curl, reused: result.reused }, () =>
         [
           `Demo team "${result.team.name}" (${result.team.id}), plan ${result.team.plan}`,
-          `Created ${result.clients} clients and ${result.deals} deals.`,
+          ...(result.reused
+            ? [
+                'The demo team already existed: reused it, its clients and deals left as they are.',
+                `A new key was created; earlier demo keys still work (autosales keys list --team ${result.team.id}; revoke with autosales keys revoke KEY_ID).`,
+              ]
+            : [`Created ${result.clients} clients and ${result.deals} deals.`]),
           '',
           `API key (shown once): ${result.key}`,
           '',

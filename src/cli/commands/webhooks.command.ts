@@ -1,5 +1,7 @@
+import { isIP } from 'node:net';
 import { Command } from 'commander';
 import type { WebhookView } from '../../domain/webhooks/webhooks.types.js';
+import { isBlockedAddress } from '../../worker/target-guard.js';
 import { withContext } from '../context.js';
 import { print, table } from '../output.js';
 
@@ -8,6 +10,30 @@ const list = (value: string) =>
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
+
+/**
+ * What each failure class of the attempt log means and what to do about it: `error_detail` in
+ * `attempts --json`, and a note under the table for each class it shows.
+ */
+export const ATTEMPT_ERROR_DETAILS: Readonly<Record<string, string>> = {
+  blocked:
+    'blocked: the target resolves to a private, loopback or link-local address, which webhooks may not reach; for local testing set WEBHOOK_ALLOW_PRIVATE_TARGETS=true on the serve/worker process that delivers',
+  tls: 'tls: the TLS handshake failed (certificate not trusted, expired or for another host name); for a receiver with a self-signed certificate set NODE_EXTRA_CA_CERTS=/path/to/its-cert.pem on the serve/worker process',
+  dns: 'dns: the host name of the URL does not resolve',
+  connection: 'connection: the connection was refused, reset or closed before an answer (is the receiver listening on that host and port?)',
+  timeout: 'timeout: no answer within the delivery timeout (WEBHOOK_TIMEOUT_MS, 5 s by default)',
+  redirect: 'redirect: the receiver answered 3xx; redirects are never followed, so configure the final URL',
+  http: 'http: the receiver answered with a status outside 2xx (its response body is kept, first 2 KB)',
+};
+
+/** A heads-up when the URL names a private host outright (localhost, a private IP); names resolving to one are caught at delivery. */
+function privateTargetNote(url: string): string[] {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  const local = host === 'localhost' || host.endsWith('.localhost') || (isIP(host) !== 0 && isBlockedAddress(host));
+  return local
+    ? ['', `Note: ${host} is a private address. Deliveries to it are blocked unless the serve/worker process runs with WEBHOOK_ALLOW_PRIVATE_TARGETS=true (local testing only).`]
+    : [];
+}
 
 const describe = (hook: WebhookView) =>
   [
@@ -30,7 +56,7 @@ export function webhooksCommand(): Command {
     .option('--json', 'print one JSON object')
     .action(async (opts: { team: string; url: string; events?: string[]; json?: boolean }) => {
       const hook = await withContext((ctx) => ctx.webhooks.create({ teamId: opts.team, url: opts.url, events: opts.events }));
-      print(!!opts.json, hook, () => `${describe(hook)}\n\nSigning secret (store it now): ${hook.secret}`);
+      print(!!opts.json, hook, () => [`${describe(hook)}\n\nSigning secret (store it now): ${hook.secret}`, ...privateTargetNote(hook.url)].join('\n'));
     });
 
   webhooks
@@ -75,18 +101,25 @@ export function webhooksCommand(): Command {
 
   webhooks
     .command('attempts')
-    .description('the attempt log, newest first: event, attempt, time, status or error, duration, response, next attempt')
+    .description('the attempt log, newest first: event, attempt, time, status or error (explained), duration, response, next attempt')
     .argument('<webhook_id>', 'webhook id')
     .option('--limit <n>', 'how many attempts (default 100)', (v) => Number.parseInt(v, 10))
     .option('--json', 'print a JSON array')
     .action(async (id: string, opts: { limit?: number; json?: boolean }) => {
       if (opts.limit !== undefined && !(opts.limit > 0 && opts.limit <= 10_000)) throw new Error('--limit must be an integer from 1 to 10000');
-      const rows = await withContext((ctx) => ctx.webhooks.attempts(id, opts.limit));
+      const rows = (await withContext((ctx) => ctx.webhooks.attempts(id, opts.limit))).map((r) => ({
+        ...r,
+        error_detail: r.error_class ? (ATTEMPT_ERROR_DETAILS[r.error_class] ?? null) : null,
+      }));
+      const notes = [...new Set(rows.flatMap((r) => (r.error_detail ? [r.error_detail] : [])))];
       print(!!opts.json, rows, () =>
-        table(
-          rows.map((r) => ({ ...r, result: r.error_class ? `${r.error_class}${r.status_code ? ` ${r.status_code}` : ''}` : String(r.status_code), response_body: r.response_body?.slice(0, 60).replace(/\s+/g, ' ') })),
-          ['attempted_at', 'event_id', 'event_type', 'attempt', 'result', 'duration_ms', 'next_attempt_at', 'response_body'],
-        ),
+        [
+          table(
+            rows.map((r) => ({ ...r, result: r.error_class ? `${r.error_class}${r.status_code ? ` ${r.status_code}` : ''}` : String(r.status_code), response_body: r.response_body?.slice(0, 60).replace(/\s+/g, ' ') })),
+            ['attempted_at', 'event_id', 'event_type', 'attempt', 'result', 'duration_ms', 'next_attempt_at', 'response_body'],
+          ),
+          ...(notes.length ? ['', ...notes] : []),
+        ].join('\n'),
       );
     });
 

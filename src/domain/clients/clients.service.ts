@@ -40,18 +40,18 @@ const EMPTY_ADDRESS = Object.fromEntries(ADDRESS_MEMBERS.map((m) => [m, null])) 
 function checkFieldsApply(type: 'PF' | 'PJ', body: Partial<Record<ClientField, unknown>>) {
   const foreign = type === 'PF' ? PJ_ONLY : PF_ONLY;
   const wrong = foreign.find((f) => body[f] !== undefined && body[f] !== null);
-  if (wrong) throw validationError(`Campo '${wrong}' não se aplica a clientes do tipo ${type}`);
+  if (wrong) throw validationError(`Campo '${wrong}' não se aplica a clientes do tipo ${type}`, wrong);
 }
 
 function checkTaxIds(state: Pick<ClientState, 'cpf' | 'cnpj'>) {
-  if (state.cpf !== null && !isValidCpf(state.cpf)) throw validationError(messages.cpfInvalid);
-  if (state.cnpj !== null && !isValidCnpj(state.cnpj)) throw validationError(messages.cnpjInvalid);
+  if (state.cpf !== null && !isValidCpf(state.cpf)) throw validationError(messages.cpfInvalid, 'cpf');
+  if (state.cnpj !== null && !isValidCnpj(state.cnpj)) throw validationError(messages.cnpjInvalid, 'cnpj');
 }
 
 function creditCents(value: number | null): number | null {
   if (value === null) return null;
   const cents = toCents(value);
-  if (cents === null) throw validationError("Campo 'credit_limit' deve ter no máximo duas casas decimais");
+  if (cents === null) throw validationError("Campo 'credit_limit' deve ter no máximo duas casas decimais", 'credit_limit');
   return cents;
 }
 
@@ -106,8 +106,8 @@ async function guardDuplicates<T>(write: () => Promise<T>): Promise<T> {
     return await write();
   } catch (error) {
     const index = uniqueViolationIndex(error);
-    if (index?.includes('cpf')) throw duplicateEntry(messages.cpfTaken);
-    if (index?.includes('cnpj')) throw duplicateEntry(messages.cnpjTaken);
+    if (index?.includes('cpf')) throw duplicateEntry(messages.cpfTaken, 'cpf');
+    if (index?.includes('cnpj')) throw duplicateEntry(messages.cnpjTaken, 'cnpj');
     throw error;
   }
 }
@@ -186,7 +186,7 @@ export function createClientsService(db: Db, { clock }: { clock: Clock }) {
       const change = await guardDuplicates(() =>
         k.transaction().execute(async (trx) => {
           const current = await loadForUpdate(trx, teamId, rawId);
-          if (body.type !== undefined && body.type !== current.type) throw validationError("Campo 'type' não pode ser alterado");
+          if (body.type !== undefined && body.type !== current.type) throw validationError("Campo 'type' não pode ser alterado", 'type');
           checkFieldsApply(current.type, body);
           const next: ClientState = { ...current, status: 'active' };
           for (const field of sent) (next as unknown as Record<string, unknown>)[field] = body[field];

@@ -12,7 +12,7 @@ import { foldText, searchDocument } from '../shared/text-search.js';
 import { isoNow, type Clock } from '../shared/clock.js';
 import type { WriteOptions } from '../shared/write-options.js';
 import { dayBounds, toApiTimestamp } from '../shared/time.js';
-import { findPhase } from '../teams/teams.repository.js';
+import { findPhase, listPhases } from '../teams/teams.repository.js';
 import { toDealView } from './deals.mapper.js';
 import * as repo from './deals.repository.js';
 import {
@@ -32,13 +32,14 @@ const PRIORITY_RANK = { baixa: 1, media: 2, alta: 3 } as const;
 function centsOf(value: number | null | undefined): number | null {
   if (value === null || value === undefined) return null;
   const cents = toCents(value);
-  if (cents === null) throw validationError("Campo 'value' deve ter no máximo duas casas decimais");
+  if (cents === null) throw validationError("Campo 'value' deve ter no máximo duas casas decimais", 'value');
   return cents;
 }
 
 async function phaseOrThrow(db: DbExecutor, teamId: string, name: string) {
   const phase = await findPhase(db, teamId, name);
-  if (!phase) throw validationError(messages.invalidPhase);
+  // The message is the contract's; the team's phases go in a documented detail.
+  if (!phase) throw validationError(messages.invalidPhase, 'phase', { allowed: (await listPhases(db, teamId)).map((p) => p.name) });
   return phase;
 }
 
@@ -46,7 +47,7 @@ async function phaseOrThrow(db: DbExecutor, teamId: string, name: string) {
 async function clientOrThrow(db: DbExecutor, teamId: string, rawId: string) {
   const id = canonicalId(rawId);
   const client = id ? await findClientRef(db, teamId, id) : undefined;
-  if (!client) throw validationError(messages.clientNotFound);
+  if (!client) throw validationError(messages.clientNotFound, 'client_id');
   return client;
 }
 

@@ -25,3 +25,24 @@ export const EVENT_TYPES = [
 export type EventType = (typeof EVENT_TYPES)[number];
 
 export const API_VERSION = 'v1';
+
+/**
+ * Kinds the contract announces that nothing in the service emits yet. The OpenAPI document marks
+ * them (`x-emitted: false` and a sentence in the description); the change that starts emitting a
+ * kind removes it from this list.
+ */
+export const NOT_YET_EMITTED: ReadonlySet<EventType> = new Set<EventType>([
+  'vehicle.created',
+  'vehicle.updated',
+  'vehicle.sold',
+  'vehicle.phase_changed',
+  'vehicle.price_changed',
+  'vehicle.removed',
+  'activity.created',
+  'activity.completed',
+  'activity.due_soon',
+  'activity.overdue',
+  'financial.created',
+  'financial.paid',
+  'financial.overdue',
+]);

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { DbExecutor } from '../../storage/executor.js';
 import { isoNow, type Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
+import { jsonText } from '../shared/json-text.js';
 import * as repo from './idempotency.repository.js';
 import type { Begin, StoredAnswer } from './idempotency.types.js';
 
@@ -10,7 +11,7 @@ export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
 export const ABANDONED_AFTER_MS = 60_000;
 
 export const fingerprintOf = (method: string, route: string, body: unknown): string =>
-  createHash('sha256').update(`${method} ${route}\n${JSON.stringify(body ?? null)}`).digest('hex');
+  createHash('sha256').update(`${method} ${route}\n${jsonText(body ?? null)}`).digest('hex');
 
 const conflict = () => new AppError(409, 'IDEMPOTENCY_CONFLICT', 'Uma requisição com esta Idempotency-Key ainda está em andamento; tente novamente em instantes');
 

@@ -38,9 +38,7 @@ export interface RateLimiterOptions {
 export interface RateLimiter {
   /** Counts one request of the team against its plan's windows. */
   consume(teamId: string, plan: Plan): Promise<Decision | null>;
-  /** True while the IP has used its budget of failed authentications. */
-  isIpBlocked(ip: string): Promise<Decision | null>;
-  /** Counts one failed authentication of the IP. */
+  /** Counts one failed authentication of the IP; not allowed once the IP is over its budget. */
   consumeUnauthenticated(ip: string): Promise<Decision>;
 }
 
@@ -96,12 +94,6 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
         if (!allowed) return { allowed: false, policy, windows, retryAfterSeconds: Math.max(1, seconds(res.msBeforeNext)) };
       }
       return { allowed: true, policy, windows, retryAfterSeconds: 0 };
-    },
-
-    async isIpBlocked(ip) {
-      const res = await ipLimiter.get(ip);
-      if (!res || res.consumedPoints < ipBudget) return null;
-      return { allowed: false, policy: ipPolicy, windows: [stateOf('unauthenticated', ipBudget, minute, res)], retryAfterSeconds: Math.max(1, seconds(res.msBeforeNext)) };
     },
 
     async consumeUnauthenticated(ip) {

@@ -12,7 +12,17 @@ export type ErrorCode =
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'PAYLOAD_TOO_LARGE'
   | 'SERVICE_UNAVAILABLE'
-  | 'IDEMPOTENCY_CONFLICT';
+  | 'IDEMPOTENCY_CONFLICT'
+  | 'REQUEST_TIMEOUT'
+  | 'HEADERS_TOO_LARGE';
+
+/** Optional members of the error envelope, beside the contract's `code` and `message`. */
+export interface ErrorExtras {
+  /** The one field (body path such as `address.city`, or query parameter) the error is about. */
+  field?: string;
+  /** Machine-readable detail, e.g. `{ allowed: [...] }` for `Fase inválida`. */
+  details?: Record<string, unknown>;
+}
 
 /** A failure with a place in the contract: status, code and Portuguese message go to the client as they are. */
 export class AppError extends Error {
@@ -20,15 +30,17 @@ export class AppError extends Error {
     readonly statusCode: number,
     readonly code: ErrorCode,
     message: string,
+    readonly extras: ErrorExtras = {},
   ) {
     super(message);
     this.name = 'AppError';
   }
 }
 
-export const validationError = (message: string) => new AppError(400, 'VALIDATION_ERROR', message);
+export const validationError = (message: string, field?: string, details?: Record<string, unknown>) =>
+  new AppError(400, 'VALIDATION_ERROR', message, { ...(field ? { field } : {}), ...(details ? { details } : {}) });
 export const notFound = (message: string) => new AppError(404, 'NOT_FOUND', message);
-export const duplicateEntry = (message: string) => new AppError(422, 'DUPLICATE_ENTRY', message);
+export const duplicateEntry = (message: string, field?: string) => new AppError(422, 'DUPLICATE_ENTRY', message, field ? { field } : {});
 
 export const messages = {
   unauthorized: 'Chave de API ausente ou inválida',
@@ -40,6 +52,7 @@ export const messages = {
   invalidJson: 'JSON inválido',
   bodyNotObject: 'O corpo da requisição deve ser um objeto JSON',
   unsupportedMediaType: "Content-Type deve ser 'application/json'",
+  charsetNotUtf8: "Content-Type deve ser 'application/json' em UTF-8 (charset=utf-8 ou nenhum charset)",
   payloadTooLarge: 'O corpo da requisição excede o limite de 1 MiB',
   noFieldToUpdate: 'Nenhum campo para atualizar',
   dealNotFound: 'Negócio não encontrado',

@@ -40,7 +40,7 @@ export function parseSort<F extends string>(raw: string | undefined, allowed: re
   const descending = value.startsWith('-');
   const field = (descending ? value.slice(1) : value) as F;
   if (!allowed.includes(field)) {
-    throw validationError(`Parâmetro 'sort' inválido. Use um de: ${allowed.join(', ')} (prefixo '-' para ordem decrescente)`);
+    throw validationError(`Parâmetro 'sort' inválido. Use um de: ${allowed.join(', ')} (prefixo '-' para ordem decrescente)`, 'sort');
   }
   return { field, direction: descending ? 'desc' : 'asc' };
 }

@@ -10,6 +10,11 @@ import type { TeamsService } from './teams.service.js';
 import { SCOPES, type ApiKeyView, type AuthContext, type CreateApiKeyInput, type Scope } from './api-keys.types.js';
 
 const KEY_PREFIX = 'ask_';
+/** Every key this service issues: the prefix and 32 random bytes in base64url. */
+const KEY_SHAPE = /^ask_[A-Za-z0-9_-]{43}$/;
+
+/** Whether a presented token could be one of our keys at all (anything else needs no lookup). */
+export const looksLikeApiKey = (token: string): boolean => KEY_SHAPE.test(token);
 
 /** SHA-256 is enough here: keys carry 256 random bits, so there is nothing to brute-force offline. */
 export const hashApiKey = (key: string): string => createHash('sha256').update(key).digest('hex');

@@ -14,6 +14,10 @@ export async function insertTeam(db: DbExecutor, team: NewTeamRow, phases: Phase
 
 export const findTeam = (db: DbExecutor, id: string) => db.selectFrom('teams').selectAll().where('id', '=', id).executeTakeFirst();
 
+/** The oldest team with exactly this name (names are not unique). */
+export const findOldestTeamByName = (db: DbExecutor, name: string) =>
+  db.selectFrom('teams').selectAll().where('name', '=', name).orderBy('created_at').orderBy('id').limit(1).executeTakeFirst();
+
 export const listTeams = (db: DbExecutor) => db.selectFrom('teams').selectAll().orderBy('created_at').orderBy('id').execute();
 
 export const listPhases = (db: DbExecutor, teamId: string): Promise<Phase[]> =>

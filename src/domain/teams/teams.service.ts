@@ -46,6 +46,12 @@ export function createTeamsService(db: DbExecutor, { clock }: { clock: Clock }) 
       return Promise.all((await repo.listTeams(db)).map(view));
     },
 
+    /** The oldest team named exactly `name`, or null (names are not unique). */
+    async findByName(name: string): Promise<TeamView | null> {
+      const team = await repo.findOldestTeamByName(db, name);
+      return team ? view(team) : null;
+    },
+
     /** The team, or null for an unknown or malformed id. */
     async find(id: string): Promise<TeamView | null> {
       const canonical = canonicalId(id);

@@ -256,13 +256,32 @@ export async function pendingStats(db: DbExecutor, now: string): Promise<QueueSt
 }
 
 /**
- * Puts a (webhook, event) delivery back in the queue as a fresh series of attempts, due now.
- * An existing delivery keeps its body, so the bytes sent stay the same as before. `now`: stored form.
+ * Puts a (webhook, event) delivery back in the queue as a fresh series of attempts, due now (`now`,
+ * stored form). An existing delivery keeps its body, so the bytes sent stay the same as before. When
+ * it was waiting for a retry, the logged attempt that announced that retry has its `next_attempt_at`
+ * cleared: the new series replaces the retry, and the log must not show one that will not happen.
  */
 export async function queueDelivery(db: DbExecutor, teamId: string, webhookId: string, eventId: string, now: string): Promise<void> {
   const fresh = { status: 'pending' as const, attempts: 0, next_attempt_at: now, lease_until: null, lease_token: null, first_attempt_at: null, completed_at: null };
-  const updated = await db.updateTable('deliveries').set(fresh).where('webhook_id', '=', webhookId).where('event_id', '=', eventId).executeTakeFirst();
-  if (Number(updated.numUpdatedRows) > 0) return;
+  const current = await db
+    .selectFrom('deliveries')
+    .select(['id', 'status', 'attempts', 'next_attempt_at'])
+    .where('webhook_id', '=', webhookId)
+    .where('event_id', '=', eventId)
+    .executeTakeFirst();
+  if (current) {
+    if (current.status === 'pending' && current.attempts > 0 && current.next_attempt_at !== null) {
+      // The attempt that scheduled this retry logged the very same time.
+      await db
+        .updateTable('delivery_attempts')
+        .set({ next_attempt_at: null })
+        .where('delivery_id', '=', current.id)
+        .where('next_attempt_at', '=', current.next_attempt_at)
+        .execute();
+    }
+    await db.updateTable('deliveries').set(fresh).where('id', '=', current.id).execute();
+    return;
+  }
   await db
     .insertInto('deliveries')
     .values({ ...fresh, id: newId(), team_id: teamId, webhook_id: webhookId, event_id: eventId, created_at: now })

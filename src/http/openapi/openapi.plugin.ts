@@ -1,6 +1,6 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
-import { EVENT_TYPES } from '../../domain/events/event-types.js';
+import { EVENT_TYPES, NOT_YET_EMITTED } from '../../domain/events/event-types.js';
 import { Client, Deal, Timestamp } from '../schemas/responses.schema.js';
 
 const SIGNATURE_HEADERS = [
@@ -35,16 +35,23 @@ function eventPayload(type: string) {
   };
 }
 
-/** OpenAPI `webhooks`: one entry per event kind, with the signed delivery's headers and body. */
+const DELIVERY =
+  'POSTed to the webhook URL configured for the team. Any 2xx within 5 s is success; anything else (redirects included, never followed) is retried at 0, 5 min, 30 min, 2 h, 12 h and 24 h. Delivery is at least once.';
+const NOT_EMITTED = 'Not emitted yet: the kind is announced by the contract, but nothing in the service sends it today (`x-emitted: false`).';
+
+/**
+ * OpenAPI `webhooks`: one entry per event kind, with the signed delivery's headers and body.
+ * `x-emitted` says whether the service sends the kind today (see NOT_YET_EMITTED).
+ */
 function webhooks() {
   return Object.fromEntries(
     EVENT_TYPES.map((type) => [
       type,
       {
         post: {
-          summary: `Event ${type}`,
-          description:
-            'POSTed to the webhook URL configured for the team. Any 2xx within 5 s is success; anything else (redirects included, never followed) is retried at 0, 5 min, 30 min, 2 h, 12 h and 24 h. Delivery is at least once.',
+          summary: NOT_YET_EMITTED.has(type) ? `Event ${type} (not emitted yet)` : `Event ${type}`,
+          description: NOT_YET_EMITTED.has(type) ? `${NOT_EMITTED} ${DELIVERY}` : DELIVERY,
+          'x-emitted': !NOT_YET_EMITTED.has(type),
           parameters: SIGNATURE_HEADERS,
           requestBody: { required: true, content: { 'application/json': { schema: eventPayload(type) } } },
           responses: { '2XX': { description: 'Received.' } },
@@ -64,7 +71,10 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
         version,
         description:
           'Sales-management API for car dealerships and automotive shopping centres: deals and clients, with signed webhooks. ' +
-          'Errors are `{success: false, error: {code, message}}` with messages in Portuguese.',
+          'Errors are `{success: false, error: {code, message}}` with messages in Portuguese.\n\n' +
+          '**Full reference for integrators** (authentication and keys, every error code and message, list rules, soft delete, ' +
+          'events, limits, versioning): [/docs/api.md](/docs/api.md), also `docs/api.md` in the repository. ' +
+          'Webhook deliveries, signatures and a local receiver to try them: [/docs/webhooks.md](/docs/webhooks.md).',
       },
       servers: [{ url: '/', description: 'This server' }],
       components: {
@@ -74,7 +84,7 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
         { name: 'Deals', description: 'Sales opportunities moving through the pipeline.' },
         { name: 'Clients', description: 'Individuals (PF) and companies (PJ).' },
         { name: 'Unavailable', description: 'Announced endpoints that answer 501 for now.' },
-        { name: 'Health', description: 'Liveness and readiness, without authentication.' },
+        { name: 'Health', description: 'Where things are, liveness and readiness, without authentication.' },
       ],
       // Plain JSON Schema objects; the OpenAPI typings are narrower than what 3.1 allows here.
       webhooks: webhooks() as never,

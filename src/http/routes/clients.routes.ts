@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ClientsService } from '../../domain/clients/clients.service.js';
 import { teamOf } from '../auth.js';
 import { answerInTransaction } from '../idempotency.js';
-import { BEARER, REPLAYED_HEADER, authErrors, errors, ok } from '../openapi/route-docs.js';
+import { BEARER, REPLAYED_HEADER, authErrors, bodyErrors, errors, ok } from '../openapi/route-docs.js';
 import { ClientCreateBody, ClientListQuery, ClientUpdateBody } from '../schemas/clients.schema.js';
 import { IdParams, IdempotencyHeaders } from '../schemas/common.schema.js';
 import type { Static } from 'typebox';
@@ -20,7 +20,7 @@ function updatedAnswer({ state, sent, previous }: ClientUpdateResult): Static<ty
 }
 
 const duplicate = (...extra: Array<[string, string]>) =>
-  errors.unprocessable(['DUPLICATE_ENTRY', 'CPF já cadastrado'], ['DUPLICATE_ENTRY', 'CNPJ já cadastrado'], ...extra);
+  errors.unprocessable(['DUPLICATE_ENTRY', 'CPF já cadastrado', { field: 'cpf' }], ['DUPLICATE_ENTRY', 'CNPJ já cadastrado', { field: 'cnpj' }], ...extra);
 
 export function clientsRoutes(clients: ClientsService): FastifyPluginAsyncTypebox {
   return async (app) => {
@@ -60,12 +60,13 @@ export function clientsRoutes(clients: ClientsService): FastifyPluginAsyncTypebo
           body: ClientCreateBody,
           response: {
             ...authErrors,
+            ...bodyErrors,
             201: ok(Success(Client), 'The created client (or, with Idempotent-Replayed, the stored answer of the first request).', REPLAYED_HEADER),
             400: errors.badRequest(
-              ['VALIDATION_ERROR', "Campo 'name' é obrigatório"],
-              ['VALIDATION_ERROR', "Campo 'type' é obrigatório. Use: PF ou PJ"],
-              ['VALIDATION_ERROR', 'CPF inválido'],
-              ['VALIDATION_ERROR', 'CNPJ inválido'],
+              ['VALIDATION_ERROR', "Campo 'name' é obrigatório", { field: 'name' }],
+              ['VALIDATION_ERROR', "Campo 'type' é obrigatório. Use: PF ou PJ", { field: 'type' }],
+              ['VALIDATION_ERROR', 'CPF inválido', { field: 'cpf' }],
+              ['VALIDATION_ERROR', 'CNPJ inválido', { field: 'cnpj' }],
             ),
             409: errors.conflict,
             422: duplicate(['VALIDATION_ERROR', 'Esta Idempotency-Key já foi usada com uma requisição diferente']),
@@ -101,6 +102,7 @@ export function clientsRoutes(clients: ClientsService): FastifyPluginAsyncTypebo
           body: ClientUpdateBody,
           response: {
             ...authErrors,
+            ...bodyErrors,
             200: ok(Success(ClientUpdated), 'id, every field sent, status when reactivated, and updated_at.'),
             400: errors.badRequest(['VALIDATION_ERROR', 'Nenhum campo para atualizar'], ['VALIDATION_ERROR', 'CPF inválido']),
             ...notFound,
@@ -124,7 +126,7 @@ export function clientsRoutes(clients: ClientsService): FastifyPluginAsyncTypebo
           summary: 'Deactivate a client',
           description: 'Soft delete: the client becomes `inactive` and is kept. Idempotent: deactivating again answers with the original deactivated_at.',
           params: IdParams,
-          response: { ...authErrors, 200: ok(Success(ClientDeactivated), 'The deactivated client.'), ...notFound },
+          response: { ...authErrors, ...bodyErrors, 200: ok(Success(ClientDeactivated), 'The deactivated client.'), ...notFound },
         },
       },
       async (request) => {

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { DealsService } from '../../domain/deals/deals.service.js';
 import { teamOf } from '../auth.js';
 import { answerInTransaction } from '../idempotency.js';
-import { BEARER, REPLAYED_HEADER, authErrors, errors, ok } from '../openapi/route-docs.js';
+import { BEARER, REPLAYED_HEADER, authErrors, bodyErrors, errors, ok } from '../openapi/route-docs.js';
 import { IdParams, IdempotencyHeaders } from '../schemas/common.schema.js';
 import { DealCreateBody, DealListQuery, DealUpdateBody } from '../schemas/deals.schema.js';
 import type { Static } from 'typebox';
@@ -13,6 +13,8 @@ const read = { auth: { scope: 'deals:read' } } as const;
 const write = { auth: { scope: 'deals:write' } } as const;
 const doc = { tags: ['Deals'], security: BEARER };
 const notFound = { 404: errors.notFound('Negócio não encontrado') };
+/** `Fase inválida` names the field and lists the team's phases (here the default pipeline). */
+const PHASE_DETAIL = { field: 'phase', details: { allowed: ['lead', 'qualificado', 'proposta', 'negociacao', 'fechamento'] } };
 
 /** PUT always answers with these, plus every field the body sent. */
 const PUT_SUMMARY = ['title', 'value', 'phase', 'priority', 'probability', 'status'] as const;
@@ -61,13 +63,15 @@ export function dealsRoutes(deals: DealsService): FastifyPluginAsyncTypebox {
           body: DealCreateBody,
           response: {
             ...authErrors,
+            ...bodyErrors,
             201: ok(Success(Deal), 'The created deal (or, with Idempotent-Replayed, the stored answer of the first request).', REPLAYED_HEADER),
             400: errors.badRequest(
-              ['VALIDATION_ERROR', "Campo 'title' é obrigatório"],
-              ['VALIDATION_ERROR', 'Prioridade inválida'],
-              ['VALIDATION_ERROR', 'Probabilidade deve ser entre 0 e 100'],
-              ['VALIDATION_ERROR', 'Fase inválida'],
-              ['VALIDATION_ERROR', 'Cliente não encontrado'],
+              ['VALIDATION_ERROR', "Campo 'title' é obrigatório", { field: 'title' }],
+              ['VALIDATION_ERROR', 'Prioridade inválida', { field: 'priority' }],
+              ['VALIDATION_ERROR', 'Probabilidade deve ser entre 0 e 100', { field: 'probability' }],
+              ['VALIDATION_ERROR', 'Fase inválida', PHASE_DETAIL],
+              ['VALIDATION_ERROR', 'Cliente não encontrado', { field: 'client_id' }],
+              ['VALIDATION_ERROR', 'JSON inválido'],
             ),
             409: errors.conflict,
             422: errors.unprocessable(['VALIDATION_ERROR', 'Esta Idempotency-Key já foi usada com uma requisição diferente']),
@@ -103,8 +107,9 @@ export function dealsRoutes(deals: DealsService): FastifyPluginAsyncTypebox {
           body: DealUpdateBody,
           response: {
             ...authErrors,
+            ...bodyErrors,
             200: ok(Success(DealUpdated), 'id, the summary fields, every field sent, and updated_at.'),
-            400: errors.badRequest(['VALIDATION_ERROR', 'Nenhum campo para atualizar'], ['VALIDATION_ERROR', 'Prioridade inválida'], ['VALIDATION_ERROR', 'Fase inválida']),
+            400: errors.badRequest(['VALIDATION_ERROR', 'Nenhum campo para atualizar'], ['VALIDATION_ERROR', 'Prioridade inválida', { field: 'priority' }], ['VALIDATION_ERROR', 'Fase inválida', PHASE_DETAIL]),
             ...notFound,
           },
         },
@@ -125,7 +130,7 @@ export function dealsRoutes(deals: DealsService): FastifyPluginAsyncTypebox {
           summary: 'Archive a deal',
           description: 'Soft delete: the deal becomes `arquivado` and is kept. Idempotent: archiving again answers with the original archived_at.',
           params: IdParams,
-          response: { ...authErrors, 200: ok(Success(DealArchived), 'The archived deal.'), ...notFound },
+          response: { ...authErrors, ...bodyErrors, 200: ok(Success(DealArchived), 'The archived deal.'), ...notFound },
         },
       },
       async (request) => {

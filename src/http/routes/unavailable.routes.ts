@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync, HTTPMethods } from 'fastify';
 import { AppError, messages } from '../../domain/shared/errors.js';
-import { BEARER, authErrors, errors } from '../openapi/route-docs.js';
+import { BEARER, authErrors, bodyErrors, errors } from '../openapi/route-docs.js';
 
 /** The contract's announced, unavailable endpoints (financial, activities, webhooks). */
 export const ANNOUNCED: ReadonlyArray<[HTTPMethods[], string]> = [
@@ -17,21 +17,24 @@ export const ANNOUNCED: ReadonlyArray<[HTTPMethods[], string]> = [
 ];
 
 export const unavailableRoutes: FastifyPluginAsync = async (app) => {
-  for (const [method, url] of ANNOUNCED) {
-    app.route({
-      method,
-      url,
-      // Like every endpoint, these require a valid key; no particular scope.
-      config: { auth: { scope: null } },
-      schema: {
-        tags: ['Unavailable'],
-        summary: `${[method].flat().join(', ')} ${url}: announced, not available yet`,
-        security: BEARER,
-        response: { ...authErrors, 501: errors.notImplemented },
-      },
-      handler: async () => {
-        throw new AppError(501, 'NOT_IMPLEMENTED', messages.notImplemented);
-      },
-    });
+  for (const [methods, url] of ANNOUNCED) {
+    // One route per method: only those that read a body (all but GET) document 413 and 415.
+    for (const method of methods) {
+      app.route({
+        method,
+        url,
+        // Like every endpoint, these require a valid key; no particular scope.
+        config: { auth: { scope: null } },
+        schema: {
+          tags: ['Unavailable'],
+          summary: `${method} ${url}: announced, not available yet`,
+          security: BEARER,
+          response: { ...authErrors, ...(method === 'GET' ? {} : bodyErrors), 501: errors.notImplemented },
+        },
+        handler: async () => {
+          throw new AppError(501, 'NOT_IMPLEMENTED', messages.notImplemented);
+        },
+      });
+    }
   }
 };

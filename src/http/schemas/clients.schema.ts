@@ -41,10 +41,51 @@ const editable = {
   credit_limit: Type.Optional(nullable(Money)),
 };
 
-export const ClientCreateBody = Type.Object({ ...editable, type: ClientType, name: Text(200) });
+// Request examples: what /docs "Try it out" sends (one per type). No CPF/CNPJ, which are unique in
+// the team: each example stays valid when sent again (test/integration/openapi.test.ts sends each one).
+export const ClientCreateBody = Type.Object(
+  { ...editable, type: ClientType, name: Text(200) },
+  {
+    'x-examples': {
+      pf: {
+        summary: 'Pessoa física (PF)',
+        value: {
+          type: 'PF',
+          name: 'Ana Beatriz Souza',
+          display_name: 'Ana',
+          email: 'ana.souza@example.com.br',
+          mobile_phone: '(19) 99876-5432',
+          birth_date: '1990-04-12',
+          gender: 'feminino',
+          segment: 'vip',
+          source: 'site',
+          address: { street: 'Av. Brasil', number: '100', neighborhood: 'Centro', city: 'Campinas', state: 'SP', zip_code: '13010-000', country: 'BR' },
+          tags: ['primeira-compra'],
+          credit_limit: 50000,
+        },
+      },
+      pj: {
+        summary: 'Pessoa jurídica (PJ)',
+        value: {
+          type: 'PJ',
+          name: 'Locadora Boa Viagem',
+          legal_name: 'Boa Viagem Locações Ltda',
+          trade_name: 'Boa Viagem',
+          email: 'compras@boaviagem.example.com.br',
+          phone: '(11) 3456-7890',
+          state_registration: '110.042.490.114',
+          segment: 'premium',
+          credit_limit: 250000,
+        },
+      },
+    },
+  },
+);
 export type ClientCreateInput = Static<typeof ClientCreateBody>;
 
-export const ClientUpdateBody = Type.Object(editable);
+export const ClientUpdateBody = Type.Object(editable, {
+  examples: [{ mobile_phone: '(19) 98765-4321', segment: 'premium', address: { street: 'Rua das Palmeiras', number: '250' } }],
+});
 export type ClientUpdateInput = Static<typeof ClientUpdateBody>;
 
 export const ClientListQuery = Type.Object({

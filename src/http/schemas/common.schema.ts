@@ -32,10 +32,32 @@ export const IdempotencyHeaders = Type.Object({
   ),
 });
 
-export const ErrorEnvelope = Type.Object({
-  success: Type.Literal(false),
-  error: Type.Object({ code: Type.String(), message: Type.String() }),
-});
+export const ErrorEnvelope = Type.Object(
+  {
+    success: Type.Literal(false),
+    error: Type.Object(
+      {
+        code: Type.String({ description: 'Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …).' }),
+        message: Type.String({ description: 'What went wrong, in Portuguese.' }),
+        field: Type.Optional(
+          Type.String({
+            description:
+              'Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.',
+            examples: ['phase'],
+          }),
+        ),
+        details: Type.Optional(
+          Type.Object(
+            { allowed: Type.Optional(Type.Array(Type.String(), { description: 'The accepted values, e.g. the team\'s phases in pipeline order for `Fase inválida`.' })) },
+            { description: 'Addition to the contract: machine-readable detail of some errors.', examples: [{ allowed: ['lead', 'qualificado', 'proposta', 'negociacao', 'fechamento'] }] },
+          ),
+        ),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+);
 
 export const Pagination = Type.Object({
   page: Type.Integer(),

@@ -23,15 +23,37 @@ const editable = {
   tags: Type.Optional(Tags),
 };
 
-export const DealCreateBody = Type.Object({ ...editable, title: Text(200) });
+// Request examples: what /docs "Try it out" sends. Valid on any team with the default phases, and
+// valid again when sent twice (test/integration/openapi.test.ts sends each one).
+export const DealCreateBody = Type.Object(
+  { ...editable, title: Text(200) },
+  {
+    examples: [
+      {
+        title: 'Toyota Corolla XEi 2024 - Ana Souza',
+        description: 'Quer fazer test drive no sábado; tem um Onix 2019 para dar de entrada.',
+        value: 149990,
+        phase: 'proposta',
+        priority: 'alta',
+        expected_close_date: '2026-12-15',
+        source: 'site',
+        store_id: 'loja-centro',
+        tags: ['sedan', 'financiamento'],
+      },
+    ],
+  },
+);
 export type DealCreateInput = Static<typeof DealCreateBody>;
 
-export const DealUpdateBody = Type.Object({
-  ...editable,
-  status: Type.Optional(Status),
-  loss_reason: OptionalText(1_000),
-  is_starred: Type.Optional(Type.Boolean()),
-});
+export const DealUpdateBody = Type.Object(
+  {
+    ...editable,
+    status: Type.Optional(Status),
+    loss_reason: OptionalText(1_000),
+    is_starred: Type.Optional(Type.Boolean()),
+  },
+  { examples: [{ phase: 'negociacao', value: 147500, probability: 80, is_starred: true }] },
+);
 export type DealUpdateInput = Static<typeof DealUpdateBody>;
 
 export const DealListQuery = Type.Object({
