@@ -21,7 +21,7 @@ export async function waitUntil<T>(check: () => T | Promise<T>, timeoutMs: numbe
   for (;;) {
     try {
       const value = await check();
-      if (value) return value as NonNullable<T>;
+      if (value) return value;
       last = value;
     } catch (error) {
       if (options.failFast?.(error)) throw error;
