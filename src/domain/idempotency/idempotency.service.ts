@@ -11,9 +11,12 @@ export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
 export const ABANDONED_AFTER_MS = 60_000;
 
 export const fingerprintOf = (method: string, route: string, body: unknown): string =>
-  createHash('sha256').update(`${method} ${route}\n${jsonText(body ?? null)}`).digest('hex');
+  createHash('sha256')
+    .update(`${method} ${route}\n${jsonText(body ?? null)}`)
+    .digest('hex');
 
-const conflict = () => new AppError(409, 'IDEMPOTENCY_CONFLICT', 'Uma requisição com esta Idempotency-Key ainda está em andamento; tente novamente em instantes');
+const conflict = () =>
+  new AppError(409, 'IDEMPOTENCY_CONFLICT', 'Uma requisição com esta Idempotency-Key ainda está em andamento; tente novamente em instantes');
 
 /** Stripe's semantics, stored in the database so they hold across processes. */
 export function createIdempotencyService(db: DbExecutor, { clock }: { clock: Clock }) {
