@@ -6,5 +6,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // A test that asserts nothing fails instead of passing quietly.
+    expect: { requireAssertions: true },
   },
 });

@@ -76,7 +76,7 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
     process.stdout.write(USAGE);
     process.exit(0);
   }
-  const smoke = values.smoke!;
+  const smoke = values.smoke;
   const num = (raw: string | undefined, fallback: number, name: string, min = 0) => {
     if (raw === undefined) return fallback;
     const n = Number(raw);
@@ -91,7 +91,7 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
   if (values['skip-1m']) scales = scales.filter((s) => s < 1_000_000);
   scales = [...new Set([...scales])].sort((a, b) => a - b);
   return {
-    db: values.db!,
+    db: values.db,
     smoke,
     duration: num(values.duration, smoke ? 0.8 : 10, 'duration', 0.2),
     warmup: num(values.warmup, smoke ? 0.2 : 2, 'warmup', 0),
@@ -100,13 +100,13 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
     teams: Math.floor(num(values.teams, smoke ? 10 : 100, 'teams', 2)),
     others: Math.floor(num(values.others, smoke ? 20 : 1000, 'others', 1)),
     scales,
-    seed: values.seed!,
-    cpuProf: values['cpu-prof']!,
-    redis: values.redis === 'off' ? null : values.redis!,
-    out: values.out!,
-    keepDb: values['keep-db']! || values['seed-only']!,
-    seedOnly: values['seed-only']!,
-    logLevel: values['log-level']!,
+    seed: values.seed,
+    cpuProf: values['cpu-prof'],
+    redis: values.redis === 'off' ? null : values.redis,
+    out: values.out,
+    keepDb: values['keep-db'] || values['seed-only'],
+    seedOnly: values['seed-only'],
+    logLevel: values['log-level'],
     latencySamples: smoke ? 6 : 100,
   };
 }

@@ -67,7 +67,8 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
       },
     ],
   });
-  instance.on('response', (_client, _status, _bytes, responseTime) => {
+  // autocannon's instance is also a promise (of the final result), awaited below through its 'done' event.
+  void instance.on('response', (_client, _status, _bytes, responseTime) => {
     if (n === latencies.length) {
       const grown = new Float64Array(latencies.length * 2);
       grown.set(latencies);

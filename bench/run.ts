@@ -10,13 +10,12 @@ import { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import { toDealView } from '../src/domain/deals/deals.mapper.js';
 import { findDeal } from '../src/domain/deals/deals.repository.js';
-import { createTeamsService } from '../src/domain/teams/teams.service.js';
-import { createWebhooksService } from '../src/domain/webhooks/webhooks.service.js';
+import { createServices } from '../src/app/services.js';
 import { createDb, type Db } from '../src/storage/db.js';
 import { migrateToLatest } from '../src/storage/migrator.js';
 import { parseBenchArgs, type BenchArgs } from './args.js';
 import { createExplainer, type Explainer } from './explain.js';
-import { percentile, runLoad, type LoadResult } from './load.js';
+import { percentile, runLoad } from './load.js';
 import { cpuMs, freePort, spawnChild, waitIdle, type Child } from './processes.js';
 import { summarizeProfile } from './profile.js';
 import { Prng } from './prng.js';
@@ -489,7 +488,7 @@ class Bench {
       return 0;
     }
 
-    const webhooks = createWebhooksService(this.db, createTeamsService(this.db.kysely));
+    const { webhooks } = createServices(this.db);
     await webhooks.create({ teamId: this.large.id, url: this.receiver.url, events: DEAL_EVENTS });
 
     say('== ceiling: bare Fastify, one static deal JSON');
@@ -546,7 +545,7 @@ class Bench {
     return 0;
   }
 
-  async finish(): Promise<{ file: string; exit: number }> {
+  finish(): { file: string; exit: number } {
     if (this.args.seedOnly) {
       this.report.finishedAt = new Date().toISOString();
       return { file: '', exit: 0 };
@@ -612,7 +611,7 @@ function gitDescription(): string {
 }
 
 const bench = new Bench(parseBenchArgs(process.argv.slice(2)));
-let exitCode = 1;
+let exitCode: number;
 const interrupted = () => {
   say('interrupted: stopping child processes');
   void bench.cleanup().finally(() => process.exit(130));
@@ -621,7 +620,7 @@ process.once('SIGINT', interrupted);
 process.once('SIGTERM', interrupted);
 try {
   await bench.run();
-  exitCode = (await bench.finish()).exit;
+  exitCode = bench.finish().exit;
 } catch (error) {
   process.stderr.write(`bench failed ${bench.describeFailure(error)}\n`);
   exitCode = 1;

@@ -1,8 +1,7 @@
 // The HTTP scenarios of issue 6 point 3, as request generators for autocannon.
-import type { DealListInput } from '../src/http/schemas/deals.schema.js';
-import type { ClientListInput } from '../src/http/schemas/clients.schema.js';
-import { createClientsService } from '../src/domain/clients/clients.service.js';
-import { createDealsService } from '../src/domain/deals/deals.service.js';
+import type { DealListInput } from '../src/domain/deals/deals.types.js';
+import type { ClientListInput } from '../src/domain/clients/clients.types.js';
+import { createServices } from '../src/app/services.js';
 import type { Db } from '../src/storage/db.js';
 import * as data from './data.js';
 import type { NextRequest } from './load.js';
@@ -45,8 +44,8 @@ export function listSearchScenarios(team: SeededTeam, prng: Prng): HttpScenario[
   const cpf = rotate(team.samples.cpfDigits, prng);
   const name = rotate(data.UNACCENTED_NAME_QUERIES, prng);
   const word = data.RARE_TITLE_WORD.toLowerCase();
-  const deals = (db: Db, q: DealListInput) => createDealsService(db).list(team.id, q);
-  const clients = (db: Db, q: ClientListInput) => createClientsService(db).list(team.id, q);
+  const deals = (db: Db, q: DealListInput) => createServices(db).deals.list(team.id, q);
+  const clients = (db: Db, q: ClientListInput) => createServices(db).clients.list(team.id, q);
   const base = { teamSize: team.deals, headers: auth(team), single: true };
   return [
     { ...base, id: 'list-default', title: 'GET /deals (default list)', group: 'list', next: () => ({ method: 'GET', path: '/api/v1/deals' }), explain: (db) => deals(db, {}) },

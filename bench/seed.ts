@@ -2,10 +2,10 @@
 // and deals inserted in bulk through Kysely, in transactions, with exactly the derived columns the
 // API writes (search_text, name_key/title_key, normalized tax ids, cents, JSON tags and address).
 import { sql } from 'kysely';
-import { ADDRESS_MEMBERS } from '../src/http/schemas/clients.schema.js';
-import { createApiKeysService } from '../src/domain/teams/api-keys.service.js';
+import { ADDRESS_MEMBERS } from '../src/domain/clients/clients.types.js';
+import { createServices } from '../src/app/services.js';
 import { insertTeam } from '../src/domain/teams/teams.repository.js';
-import { DEFAULT_PHASES, createTeamsService } from '../src/domain/teams/teams.service.js';
+import { DEFAULT_PHASES } from '../src/domain/teams/teams.service.js';
 import { normalizeTaxId } from '../src/domain/shared/tax-id.js';
 import { foldText, searchDocument } from '../src/domain/shared/text-search.js';
 import type { Db } from '../src/storage/db.js';
@@ -258,7 +258,7 @@ export async function seedTeam(db: Db, seed: string, spec: TeamSpec): Promise<Se
   const id = uuidV7At(WINDOW_START - prng.int(1, 365) * DAY, prng);
   const name = `${data.companyName(prng).trade} Veículos (${spec.label})`;
   await insertTeam(db.kysely, { id, name, plan: 'autoshopping', alert_email: null, created_at: iso(WINDOW_START - 400 * DAY) }, DEFAULT_PHASES);
-  const keys = createApiKeysService(db.kysely, createTeamsService(db.kysely));
+  const { keys } = createServices(db);
   const { key } = await keys.create({ teamId: id, name: 'bench' });
 
   const clientIds: string[] = [];

@@ -1,14 +1,9 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { createClientsService } from './domain/clients/clients.service.js';
-import { createDealsService } from './domain/deals/deals.service.js';
-import { createApiKeysService } from './domain/teams/api-keys.service.js';
-import { createTeamsService } from './domain/teams/teams.service.js';
 import { registerAuth } from './http/auth.js';
 import { registerErrorHandling, routerErrorHandler } from './http/error-handler.js';
 import { registerInputGuard } from './http/input-guard.js';
 import { registerIdempotency } from './http/idempotency.js';
-import { createIdempotencyStore } from './domain/idempotency/idempotency.store.js';
 import { registerJsonBody } from './http/json-body.js';
 import { methodGuard, registerNotFound } from './http/method-guard.js';
 import { clientErrorHandler } from './http/client-errors.js';
@@ -23,14 +18,17 @@ import { registerDocsPage } from './http/openapi/docs-page.js';
 import { openApiRoutes } from './http/routes/openapi.routes.js';
 import { version } from './version.js';
 import type { Db } from './storage/db.js';
+import { createServices, type Services } from './app/services.js';
 import type { RateLimiter } from './domain/ratelimit/rate-limiter.js';
-import { metricsRoutes, observabilityOptions, observeFrameworkErrors, registerRequestObservability, type MetricsAccess } from './observability/http-observability.js';
-import { createMetrics, type Metrics } from './observability/metrics.js';
+import { metricsRoutes, observabilityOptions, observeFrameworkErrors, registerRequestObservability, type MetricsAccess } from './http/request-observability.js';
+import { createMetrics, metricsSources, type Metrics } from './observability/metrics.js';
 
 export const BODY_LIMIT = 1024 * 1024;
 
 export interface AppOptions {
   db: Db;
+  /** The domain services (src/app/services.ts); built around `db` with the system clock when absent. */
+  services?: Services;
   /** Plan and unauthenticated-traffic limits; none when absent (tests that are not about limits). */
   rateLimiter?: RateLimiter | null;
   /** Honour X-Forwarded-For from this many proxies / these addresses (Fastify's trustProxy). */
@@ -40,13 +38,15 @@ export interface AppOptions {
   metrics?: Metrics;
   /** Who may read GET /metrics on this app: 'open', { token }, or 'off' (404; the default). */
   metricsAccess?: MetricsAccess;
+  /** Told of every route as it is registered (the test suite's security matrix takes its route list from here). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 /** Builds the whole HTTP service around a database. Never listens: server.ts and tests decide that. */
-export async function buildApp({ db, logger = false, rateLimiter = null, trustProxy = false, metrics = createMetrics({ db }), metricsAccess = 'off' }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ db, services = createServices(db), logger = false, rateLimiter = null, trustProxy = false, metrics = createMetrics(metricsSources(db, services)), metricsAccess = 'off', onRoute }: AppOptions): Promise<FastifyInstance> {
   const guard = methodGuard();
   const app = Fastify({
-    ...(logger && typeof logger === 'object' && 'child' in logger ? { loggerInstance: logger as FastifyBaseLogger } : { logger }),
+    ...(logger && typeof logger === 'object' && 'child' in logger ? { loggerInstance: logger } : { logger }),
     bodyLimit: BODY_LIMIT,
     trustProxy,
     // Trailing slashes and repeated slashes name the same resource.
@@ -59,9 +59,7 @@ export async function buildApp({ db, logger = false, rateLimiter = null, trustPr
     // While closing gracefully, a request arriving on an open connection is served (with Connection: close), not refused with 503.
     return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>();
-
-  const teams = createTeamsService(db.kysely);
-  const keys = createApiKeysService(db.kysely, teams);
+  if (onRoute) app.addHook('onRoute', onRoute);
 
   app.setValidatorCompiler(validatorCompiler());
   // Response schemas document the API (and the test suite validates every answer against them);
@@ -71,9 +69,9 @@ export async function buildApp({ db, logger = false, rateLimiter = null, trustPr
   registerErrorHandling(app);
   registerJsonBody(app);
   registerRequestObservability(app, metrics);
-  registerAuth(app, keys, rateLimiter, (kind) => metrics.rateLimitRejected(kind));
+  registerAuth(app, services.keys, rateLimiter, (kind) => metrics.rateLimitRejected(kind));
   registerInputGuard(app);
-  registerIdempotency(app, createIdempotencyStore(db.kysely));
+  registerIdempotency(app, services.idempotency);
 
   guard.watch(app);
   registerNotFound(app, guard);
@@ -84,8 +82,8 @@ export async function buildApp({ db, logger = false, rateLimiter = null, trustPr
   await app.register(metricsRoutes(metrics, metricsAccess));
   await app.register(
     async (api) => {
-      await api.register(dealsRoutes(createDealsService(db)));
-      await api.register(clientsRoutes(createClientsService(db)));
+      await api.register(dealsRoutes(services.deals));
+      await api.register(clientsRoutes(services.clients));
       await api.register(unavailableRoutes);
       await api.register(openApiRoutes);
     },

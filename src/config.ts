@@ -1,4 +1,4 @@
-import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './worker/retry-schedule.js';
+import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './domain/webhooks/retry-schedule.js';
 
 /** Configuration read once from the environment, validated, frozen. No secret has a default. */
 export interface Config {

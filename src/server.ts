@@ -4,13 +4,14 @@ import type { Config } from './config.js';
 import { createDb, type Db } from './storage/db.js';
 import { migrateToLatest } from './storage/migrator.js';
 import { createConfiguredWorker } from './worker/worker-runtime.js';
-import { pino } from 'pino';
 import { createRateLimiter } from './domain/ratelimit/rate-limiter.js';
 import { createRedis } from './domain/ratelimit/redis-client.js';
-import { createIdempotencyStore } from './domain/idempotency/idempotency.store.js';
+import { createServices } from './app/services.js';
+import { createLogger } from './process/logger.js';
+import { exitOnShutdownSignal } from './process/shutdown.js';
 import { gracefulDrain } from './http/graceful-close.js';
-import { metricsAccessFor } from './observability/http-observability.js';
-import { createMetrics } from './observability/metrics.js';
+import { metricsAccessFor } from './http/request-observability.js';
+import { createMetrics, metricsSources } from './observability/metrics.js';
 import { startMetricsServer } from './observability/metrics-server.js';
 
 export interface RunningServer {
@@ -19,9 +20,6 @@ export interface RunningServer {
   address: string;
   close(): Promise<void>;
 }
-
-/** Secrets never reach a log line: the Authorization header is redacted wherever a request is logged. */
-export const LOG_REDACT = ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', '*.headers.authorization', 'authorization', 'key', '*.key', 'secret', '*.secret'];
 
 /** Opens the database, applies pending migrations, and listens. */
 export async function startServer(config: Config): Promise<RunningServer> {
@@ -32,7 +30,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     await db.close();
     throw error;
   }
-  const logger = pino({ level: config.logLevel, redact: LOG_REDACT });
+  const logger = createLogger(config.logLevel);
   const redis = config.rateLimits.redisUrl ? createRedis(config.rateLimits.redisUrl, logger) : null;
   if (!config.rateLimits.enabled) logger.warn({}, 'RATE_LIMITS=off: limites de requisição por plano desligados');
   const rateLimiter = createRateLimiter({
@@ -40,8 +38,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
     planLimits: config.rateLimits.enabled,
     unauthenticatedPerMinute: config.rateLimits.unauthenticatedPerMinute,
   });
-  const metrics = createMetrics({ db });
-  const app = await buildApp({ db, logger, rateLimiter, trustProxy: config.trustProxy, metrics, metricsAccess: metricsAccessFor(config.metrics) });
+  const services = createServices(db);
+  const metrics = createMetrics(metricsSources(db, services));
+  const app = await buildApp({ db, services, logger, rateLimiter, trustProxy: config.trustProxy, metrics, metricsAccess: metricsAccessFor(config.metrics) });
   const connections = gracefulDrain(app);
   // Long enough for slow clients, short enough that a stuck connection cannot hold a socket forever.
   app.server.requestTimeout = 30_000;
@@ -57,12 +56,11 @@ export async function startServer(config: Config): Promise<RunningServer> {
           throw error;
         });
   if (metricsServer) app.log.info({ address: metricsServer.address }, 'métricas em /metrics');
-  const worker = config.webhooks.workerInServe ? createConfiguredWorker(db, config, app.log, (result) => metrics.webhookAttempt(result)) : null;
+  const worker = config.webhooks.workerInServe ? createConfiguredWorker({ services, dialect: db.dialect, config, logger: app.log, onAttempt: (result) => metrics.webhookAttempt(result) }) : null;
   worker?.start();
   // Idempotency records are replayable for 24 h; older ones are dropped once an hour.
-  const idempotency = createIdempotencyStore(db.kysely);
   const purge = setInterval(() => {
-    idempotency.purgeExpired().catch((error: unknown) => app.log.warn({ err: error }, 'falha ao limpar chaves de idempotência expiradas'));
+    services.idempotency.purgeExpired().catch((error: unknown) => app.log.warn({ err: error }, 'falha ao limpar chaves de idempotência expiradas'));
   }, 3_600_000);
   purge.unref();
   let closing: Promise<void> | undefined;
@@ -85,18 +83,5 @@ export async function startServer(config: Config): Promise<RunningServer> {
 export async function runServer(config: Config): Promise<void> {
   const server = await startServer(config);
   server.app.log.info({ address: server.address, database: config.databaseUrl.split(':')[0] }, 'autosales ouvindo');
-  const shutdown = (signal: string) => {
-    server.app.log.info({ signal }, 'encerrando');
-    const force = setTimeout(() => process.exit(1), 10_000);
-    force.unref();
-    server.close().then(
-      () => process.exit(0),
-      (error) => {
-        server.app.log.error({ err: error }, 'erro ao encerrar');
-        process.exit(1);
-      },
-    );
-  };
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-  process.once('SIGINT', () => shutdown('SIGINT'));
+  exitOnShutdownSignal(server.app.log, () => server.close(), { message: 'encerrando' });
 }

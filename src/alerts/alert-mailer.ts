@@ -193,7 +193,7 @@ function describeSmtp(smtpUrl: string): string | undefined {
 
 /** Every form in which the SMTP password (and user:password pair) could show up in a message. */
 function smtpSecrets(smtpUrl: string): string[] {
-  let password = '';
+  let password: string;
   let username = '';
   try {
     const url = new URL(smtpUrl);

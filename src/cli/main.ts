@@ -1,6 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config.js';
-import { AppError } from '../errors.js';
+import { AppError } from '../domain/shared/errors.js';
 import { MigrationError } from '../storage/migrator.js';
 import { demoCommand } from './commands/demo.command.js';
 import { keysCommand } from './commands/keys.command.js';

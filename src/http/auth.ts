@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { rateLimitHeaders, type Decision, type RateLimiter } from '../domain/ratelimit/rate-limiter.js';
-import { hashApiKey, looksLikeApiKey, type ApiKeysService, type AuthContext, type Scope } from '../domain/teams/api-keys.service.js';
-import { AppError, messages } from '../errors.js';
+import { hashApiKey, looksLikeApiKey, type ApiKeysService } from '../domain/teams/api-keys.service.js';
+import type { AuthContext, Scope } from '../domain/teams/api-keys.types.js';
+import { AppError, messages } from '../domain/shared/errors.js';
 import { failOpen, tooManyRequests } from './rate-limit.js';
 
 declare module 'fastify' {

@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { messages, type ErrorCode } from '../errors.js';
+import { messages, type ErrorCode } from '../domain/shared/errors.js';
 import { envelope } from './error-handler.js';
 import type { MethodGuard } from './method-guard.js';
 

@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import type { FastifyInstance } from 'fastify';
-import { validationError } from '../errors.js';
+import { validationError } from '../domain/shared/errors.js';
 
 type TextProblem = 'nul' | 'surrogate';
 

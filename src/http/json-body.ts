@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AppError, messages, validationError } from '../errors.js';
+import { AppError, messages, validationError } from '../domain/shared/errors.js';
 import { findText } from './input-guard.js';
 
 /** Deeper than any document of ours (the deepest, a client's `address`, is 2 levels): refused. */
@@ -76,7 +76,8 @@ export function registerJsonBody(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   const parseOrThrow = (request: FastifyRequest, text: string): unknown => {
     let result: { error: Error | null; value: unknown } = { error: null, value: undefined };
-    parseJson(request, text, (error, value) => {
+    // Fastify's parser calls back synchronously (the result is read just below); it returns nothing to await.
+    void parseJson(request, text, (error, value) => {
       result = { error, value };
     });
     if (result.error) throw result.error;

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { messages } from '../errors.js';
+import { messages } from '../domain/shared/errors.js';
 import { envelope } from './error-handler.js';
 
 /** Methods the guard answers with a route of its own (Fastify routes only the methods it knows). */

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { rateLimitHeaders, type Decision, type RateLimiter } from '../domain/ratelimit/rate-limiter.js';
-import { AppError } from '../errors.js';
+import { rateLimitHeaders, type Decision } from '../domain/ratelimit/rate-limiter.js';
+import { AppError } from '../domain/shared/errors.js';
 
 export const RATE_LIMIT_MESSAGE = 'Limite de requisições excedido. Tente novamente mais tarde.';
 

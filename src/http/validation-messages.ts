@@ -1,6 +1,7 @@
 import type { ErrorObject } from 'ajv';
 
-type Part = 'body' | 'querystring' | 'params' | 'headers' | string;
+/** Which part of the request failed: 'body', 'querystring', 'params' or 'headers'. */
+type Part = string;
 
 /** Contract messages for particular fields; everything else gets a generic message naming the field. */
 const ENUM_MESSAGES: Record<string, string> = {
@@ -21,7 +22,7 @@ const TYPE_NAMES: Record<string, string> = {
 };
 
 function typeName(type: unknown): string {
-  const types = (Array.isArray(type) ? type : String(type).split(',')).filter((t) => t !== 'null');
+  const types = (Array.isArray(type) ? type.map((t) => `${t as string}`) : `${type as string}`.split(',')).filter((t) => t !== 'null');
   return types.map((t) => TYPE_NAMES[t] ?? t).join(' ou ');
 }
 
@@ -62,12 +63,12 @@ export function validationMessage(errors: ErrorObject[], part: Part): string {
   if (error.keyword === 'required') {
     return field === 'type' ? ENUM_MESSAGES.type! : `${label} '${field}' é obrigatório`;
   }
-  if (error.keyword === 'enum' && ENUM_MESSAGES[leaf] && !(leaf === 'type' && part !== 'body')) return ENUM_MESSAGES[leaf]!;
+  if (error.keyword === 'enum' && ENUM_MESSAGES[leaf] && !(leaf === 'type' && part !== 'body')) return ENUM_MESSAGES[leaf];
   if (isItem && field === 'tags') return `${label} 'tags' deve ser uma lista de textos não vazios de até 50 caracteres`;
 
   switch (error.keyword) {
     case 'enum':
-      return `${label} '${field}' deve ser um de: ${(error.params.allowedValues as unknown[]).filter((v) => v !== null).join(', ')}`;
+      return `${label} '${field}' deve ser um de: ${(error.params.allowedValues as unknown[]).filter((v) => typeof v === 'string').join(', ')}`;
     case 'type':
       if ((part === 'querystring') && (field === 'page' || field === 'limit')) return `${label} '${field}' deve ser um número inteiro positivo`;
       return `${label} '${field}' deve ser ${typeName(error.params.type)}`;

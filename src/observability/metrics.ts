@@ -1,6 +1,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { Db, PoolStats } from '../storage/db.js';
-import { pendingStats } from '../worker/delivery-store.js';
+import type { Clock } from '../domain/shared/clock.js';
+import type { QueueStats } from '../domain/webhooks/deliveries.types.js';
+import type { PoolStats } from '../storage/db.js';
 import type { SendResult } from '../worker/webhook-sender.js';
 
 export type RateLimitKind = 'plan' | 'unauthenticated';
@@ -19,8 +20,12 @@ export interface Metrics {
 }
 
 export interface MetricsDeps {
-  /** Queue depth and pool usage are read from it at scrape time; without it those metrics are absent. */
-  db?: Pick<Db, 'kysely' | 'poolStats'>;
+  /** The delivery queue (services.deliveries), read at scrape time; without it the queue gauges are absent. */
+  queue?: { queueStats(): Promise<QueueStats> };
+  /** PostgreSQL pool usage (Db#poolStats), read at scrape time; without it the pool gauges are absent. */
+  poolStats?: () => PoolStats;
+  /** The age of the oldest due delivery is measured against it; the services' clock. */
+  clock?: Clock;
 }
 
 // Process metrics describe the process, not an app: one registry for all the apps a process builds
@@ -38,8 +43,16 @@ export function outcomeOf(result: Pick<SendResult, 'ok' | 'errorClass'>): Delive
   return result.ok ? 'success' : (result.errorClass ?? 'connection');
 }
 
+/** What the gauges read at scrape time: the delivery queue of `services` and the pool of `db`. */
+export const metricsSources = (db: { poolStats?: () => PoolStats }, services: { deliveries: MetricsDeps['queue']; clock: Clock }): MetricsDeps => ({
+  queue: services.deliveries,
+  clock: services.clock,
+  ...(db.poolStats ? { poolStats: db.poolStats } : {}),
+});
+
 /** Every metric of one app instance, in a registry of its own. */
-export function createMetrics({ db }: MetricsDeps = {}): Metrics {
+export function createMetrics({ queue, poolStats, clock }: MetricsDeps = {}): Metrics {
+  const nowMs = () => (clock ? clock.now().getTime() : Date.now());
   const registry = new Registry();
   const registers = [registry];
 
@@ -72,11 +85,12 @@ export function createMetrics({ db }: MetricsDeps = {}): Metrics {
   for (const kind of ['plan', 'unauthenticated'] as const) rejections.labels(kind).inc(0);
   for (const outcome of DELIVERY_OUTCOMES) deliveries.labels(outcome).inc(0);
 
-  if (db) {
+  if (queue) {
     // Both queue gauges come from one query per scrape (prom-client collects them side by side).
-    let stats: Promise<{ due: number; oldestDueAt: string | null } | null> | null = null;
+    let stats: Promise<QueueStats | null> | null = null;
     const queueStats = () =>
-      (stats ??= pendingStats(db.kysely, new Date().toISOString())
+      (stats ??= queue
+        .queueStats()
         .catch(() => null)
         .finally(() => {
           stats = null;
@@ -98,24 +112,24 @@ export function createMetrics({ db }: MetricsDeps = {}): Metrics {
       async collect() {
         const s = await queueStats();
         if (!s) this.set(Number.NaN);
-        else this.set(s.oldestDueAt ? Math.max(0, (Date.now() - Date.parse(s.oldestDueAt)) / 1000) : 0);
+        else this.set(s.oldestDueAt ? Math.max(0, (nowMs() - Date.parse(s.oldestDueAt)) / 1000) : 0);
       },
     });
-    if (db.poolStats) {
-      const poolGauge = (name: string, help: string, read: (p: PoolStats) => number) =>
-        new Gauge({
-          name,
-          help,
-          registers,
-          collect() {
-            this.set(read(db.poolStats!()));
-          },
-        });
-      poolGauge('db_pool_clients', 'Open connections in the PostgreSQL pool (idle and in use).', (p) => p.total);
-      poolGauge('db_pool_idle_clients', 'Open PostgreSQL connections not in use.', (p) => p.idle);
-      poolGauge('db_pool_waiting_requests', 'Queries waiting for a free PostgreSQL connection.', (p) => p.waiting);
-      poolGauge('db_pool_max_clients', 'Size limit of the PostgreSQL pool (DATABASE_POOL_MAX).', (p) => p.max);
-    }
+  }
+  if (poolStats) {
+    const poolGauge = (name: string, help: string, read: (p: PoolStats) => number) =>
+      new Gauge({
+        name,
+        help,
+        registers,
+        collect() {
+          this.set(read(poolStats()));
+        },
+      });
+    poolGauge('db_pool_clients', 'Open connections in the PostgreSQL pool (idle and in use).', (p) => p.total);
+    poolGauge('db_pool_idle_clients', 'Open PostgreSQL connections not in use.', (p) => p.idle);
+    poolGauge('db_pool_waiting_requests', 'Queries waiting for a free PostgreSQL connection.', (p) => p.waiting);
+    poolGauge('db_pool_max_clients', 'Size limit of the PostgreSQL pool (DATABASE_POOL_MAX).', (p) => p.max);
   }
 
   return {

@@ -1,4 +1,4 @@
-import { sql, type ColumnDataType, type Expression, type RawBuilder } from 'kysely';
+import { sql, type ColumnDataType, type Expression } from 'kysely';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -16,7 +16,7 @@ export interface DialectTypes {
 
 export function dialectTypes(dialect: DialectName): DialectTypes {
   if (dialect === 'postgres') {
-    return { uuid: 'uuid', timestamp: 'timestamptz', boolean: 'boolean', sortKey: sql`text collate "C"` as RawBuilder<unknown> };
+    return { uuid: 'uuid', timestamp: 'timestamptz', boolean: 'boolean', sortKey: sql`text collate "C"` };
   }
   return { uuid: 'text', timestamp: 'text', boolean: 'integer', sortKey: 'text' };
 }

@@ -13,7 +13,7 @@ async function run(kysely: Kysely<Database>, db: Db, schema?: string): Promise<s
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
-    const cause = error instanceof Error ? error.message : String(error ?? '');
+    const cause = error instanceof Error ? error.message : typeof error === 'string' ? error : '';
     throw new MigrationError(`Migração ${failed?.migrationName ?? ''} falhou: ${cause}`.trim(), { cause: error });
   }
   return (results ?? []).map((r) => r.migrationName);

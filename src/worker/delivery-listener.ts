@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { DELIVERIES_CHANNEL } from '../domain/events/delivery-signal.js';
-import type { WorkerLogger } from './delivery-worker.js';
+import type { Logger } from '../domain/shared/logger.js';
 
 export interface DeliveryListener {
   /** PostgreSQL backend pid of the LISTEN connection while connected (tests use it to cut the connection). */
@@ -13,8 +13,8 @@ export interface DeliveryListenerOptions {
   /** PostgreSQL URL (never logged: it may hold a password). */
   url: string;
   /** Called on every NOTIFY, and after every (re)connection: commits made while not listening are caught up at once. */
-  onSignal(): void;
-  logger: WorkerLogger;
+  onSignal: () => void;
+  logger: Logger;
   /** First reconnection delay; doubled on each failure up to `maxRetryMs`. */
   retryMs?: number;
   maxRetryMs?: number;

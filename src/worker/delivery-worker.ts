@@ -2,29 +2,32 @@ import { randomUUID } from 'node:crypto';
 import type { AlertMailer } from '../alerts/alert-mailer.js';
 import type { WebhookConfig } from '../config.js';
 import { onDeliveriesQueued } from '../domain/events/delivery-signal.js';
-import { eventPayload } from '../domain/events/events.repository.js';
+import { systemClock, type Clock } from '../domain/shared/clock.js';
 import { newId } from '../domain/shared/ids.js';
+import type { Logger } from '../domain/shared/logger.js';
+import type { TeamsService } from '../domain/teams/teams.service.js';
+import type { DeliveriesService } from '../domain/webhooks/deliveries.service.js';
+import type { ClaimedDelivery, DeliveryContext } from '../domain/webhooks/deliveries.types.js';
 import { EVENT_ID_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER, signPayload } from '../domain/webhooks/signature.js';
-import type { Db } from '../storage/db.js';
 import type { DeliveryRow } from '../storage/database.js';
-import { claimDue, deliveryContexts, fixBodies, fixBody, recordAttempt, type DeliveryContext } from './delivery-store.js';
+import type { DialectName } from '../storage/dialect.js';
 import { listenForDeliveries, type DeliveryListener } from './delivery-listener.js';
 import type { SendResult } from './webhook-sender.js';
 
-export interface WorkerLogger {
-  debug(obj: object, msg: string): void;
-  info(obj: object, msg: string): void;
-  warn(obj: object, msg: string): void;
-  error(obj: object, msg: string): void;
-}
-
 export interface DeliveryWorkerDeps {
-  db: Db;
+  /** The queue (src/app/services.ts): claims, bodies, attempt records. */
+  deliveries: Pick<DeliveriesService, 'claim' | 'bodyOf' | 'record'>;
+  /** Whom to alert when a webhook is disabled. */
+  teams: Pick<TeamsService, 'find'>;
+  /** SQLite: commits of this process wake the worker in-process. PostgreSQL: see `listenUrl`. */
+  dialect: DialectName;
+  /** Timestamps of attempts and retries; the system clock by default. */
+  clock?: Clock;
   /** `close`, when present, runs once the worker has stopped (the HTTPS sender closes its pooled connections). */
   sender: { send(url: string, body: string, headers: Record<string, string>): Promise<SendResult>; close?(): void };
   mailer: Pick<AlertMailer, 'webhookDisabled'>;
   config: Pick<WebhookConfig, 'timeoutMs' | 'retrySchedule' | 'pollMs' | 'concurrency'>;
-  logger: WorkerLogger;
+  logger: Logger;
   /** Observes each finished attempt (metrics later). */
   onAttempt?(result: SendResult): void;
   /**
@@ -48,11 +51,10 @@ export interface DeliveryWorker {
   stop(): Promise<void>;
 }
 
-const isoAfter = (ms: number) => new Date(Date.now() + ms).toISOString();
-
 export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
-  const { db, sender, mailer, config, logger } = deps;
-  const k = db.kysely;
+  const { deliveries, sender, mailer, config, logger } = deps;
+  const clock = deps.clock ?? systemClock;
+  const isoAfter = (ms: number) => new Date(clock.now().getTime() + ms).toISOString();
   const maxAttempts = config.retrySchedule.length;
   // Longer than any attempt can take, so a live worker never loses its lease mid-attempt.
   const leaseMs = config.timeoutMs * 2 + 10_000;
@@ -69,12 +71,14 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     nudge = undefined;
     resolve?.();
   };
-  let stopSignals: Array<() => void | Promise<void>> = [];
+  let stopSignals: Array<() => Promise<void>> = [];
 
-  async function attempt(delivery: DeliveryRow, token: string, { event, hook }: DeliveryContext): Promise<void> {
-    const body = delivery.body ?? (await fixBody(k, delivery.id, token, eventPayload(event, hook.id)));
-    const timestamp = Math.floor(Date.now() / 1000);
-    const startedAt = new Date().toISOString();
+  async function attempt(delivery: DeliveryRow, token: string, context: DeliveryContext): Promise<void> {
+    const { event, hook } = context;
+    const body = await deliveries.bodyOf(delivery, token, context);
+    const started = clock.now();
+    const timestamp = Math.floor(started.getTime() / 1000);
+    const startedAt = started.toISOString();
     const result = await sender.send(hook.url, body, {
       'content-type': 'application/json',
       'user-agent': 'autosales-webhooks/1',
@@ -86,8 +90,8 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
 
     const number = delivery.attempts + 1;
     const finalFailure = !result.ok && number >= maxAttempts;
-    const now = new Date().toISOString();
-    const { disabled } = await recordAttempt(k, db.dialect, {
+    const now = clock.now().toISOString();
+    const { disabled } = await deliveries.record({
       deliveryId: delivery.id,
       token, // nothing is recorded if our lease expired and another worker owns this delivery now
       webhookId: hook.id,
@@ -121,7 +125,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     }
     if (disabled) {
       // Only the record that flipped the webhook to disabled sends the alert: exactly one e-mail.
-      const team = await k.selectFrom('teams').select(['name', 'alert_email']).where('id', '=', hook.team_id).executeTakeFirst();
+      const team = await deps.teams.find(hook.team_id);
       logger.warn({ webhook: hook.id, url: hook.url }, 'webhook desativado após falhas consecutivas');
       await mailer.webhookDisabled({
         to: team?.alert_email ?? null,
@@ -134,38 +138,16 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     }
   }
 
-  const claim = (limit: number, token: string): Promise<DeliveryRow[]> =>
-    claimDue(k, db.dialect, { now: new Date().toISOString(), leaseUntil: isoAfter(leaseMs), token, limit });
-
   const attemptLogged = (d: DeliveryRow, token: string, context: DeliveryContext | undefined): Promise<void> =>
     (context ? attempt(d, token, context) : Promise.reject(new Error('evento ou webhook da entrega não encontrado'))).catch((error: unknown) => {
       // The lease expires and the attempt is made again; nothing is lost.
       logger.error({ err: error, delivery: d.id }, 'erro ao processar entrega de webhook');
     });
 
-  /**
-   * Claims up to `limit` due deliveries with their events and webhooks, and fixes the bodies of
-   * first attempts: three statements for the whole claim, whatever its size.
-   */
-  async function claimWithContexts(limit: number, token: string): Promise<Array<[DeliveryRow, DeliveryContext | undefined]>> {
-    const claimed = await claim(limit, token);
-    if (claimed.length === 0) return [];
-    const contexts = await deliveryContexts(
-      k,
-      claimed.map((d) => d.id),
-    );
-    const firsts = claimed.flatMap((d) => {
-      const context = contexts.get(d.id);
-      return d.body === null && context ? [{ id: d.id, body: eventPayload(context.event, context.hook.id) }] : [];
-    });
-    const fixed = await fixBodies(k, token, firsts);
-    return claimed.map((d) => [d.body === null && fixed.has(d.id) ? { ...d, body: fixed.get(d.id)! } : d, contexts.get(d.id)]);
-  }
-
   async function runOnce(): Promise<number> {
     const token = randomUUID();
-    const claimed = await claimWithContexts(config.concurrency, token);
-    await Promise.all(claimed.map(([d, context]) => attemptLogged(d, token, context)));
+    const claimed = await deliveries.claim(config.concurrency, token, leaseMs);
+    await Promise.all(claimed.map(({ delivery, context }) => attemptLogged(delivery, token, context)));
     return claimed.length;
   }
 
@@ -192,14 +174,14 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
         due = false;
         nextPollAt = Date.now() + config.pollMs;
         const token = randomUUID();
-        let claimed: Array<[DeliveryRow, DeliveryContext | undefined]> = [];
+        let claimed: ClaimedDelivery[] = [];
         try {
-          claimed = await claimWithContexts(free, token);
+          claimed = await deliveries.claim(free, token, leaseMs);
         } catch (error) {
           // Whatever was claimed is retried when its lease expires.
           logger.error({ err: error }, 'erro no laço de entregas de webhook');
         }
-        for (const [d, context] of claimed) launch(d, token, context);
+        for (const { delivery, context } of claimed) launch(delivery, token, context);
         if (claimed.length === free) due = true;
         continue;
       }
@@ -230,8 +212,11 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
       if (running) return;
       running = true;
       // SQLite: commits in this process signal in-process. PostgreSQL: NOTIFY, from any process.
-      if (db.dialect === 'sqlite') stopSignals.push(onDeliveriesQueued(wake));
-      if (db.dialect === 'postgres' && deps.listenUrl) {
+      if (deps.dialect === 'sqlite') {
+        const unsubscribe = onDeliveriesQueued(wake);
+        stopSignals.push(() => Promise.resolve(unsubscribe()));
+      }
+      if (deps.dialect === 'postgres' && deps.listenUrl) {
         const listener: DeliveryListener = listenForDeliveries({ url: deps.listenUrl, onSignal: wake, logger });
         stopSignals.push(() => listener.close());
       }

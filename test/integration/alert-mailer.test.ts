@@ -3,6 +3,7 @@ import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAlertMailer, type WebhookDisabledAlert } from '../../src/alerts/alert-mailer.js';
 import { startSmtpListener, type SmtpListener } from '../support/smtp-listener.js';
+import { sleep } from '../support/wait.js';
 
 interface LogCall {
   level: 'warn' | 'error';
@@ -148,7 +149,7 @@ describe('alert mailer without delivery', () => {
       expect(logger.calls).toHaveLength(1);
       expect(logger.calls[0]?.level).toBe('warn');
       expect(logger.calls[0]?.obj).toMatchObject({ webhookId: alert.webhookId, url: alert.url, reason: alert.reason });
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await sleep(200); // nothing to wait for: a stray send would have arrived by now
       expect(smtp.messages).toHaveLength(0);
       expect(JSON.stringify(logger.calls)).not.toContain('pass');
     } finally {

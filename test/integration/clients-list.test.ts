@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fakeClock } from '../support/clock.js';
 import { DIALECTS } from '../support/dialects.js';
+import { expectError } from '../support/expect.js';
 import { createHarness, type Caller, type Harness } from '../support/harness.js';
 
 // GET /clients: list shape, filters, pagination, sorting and search.
@@ -13,14 +15,6 @@ const PAGE_MSG = "Parâmetro 'page' deve ser um número inteiro positivo";
 const LIMIT_MSG = "Parâmetro 'limit' deve ser um número inteiro positivo";
 
 const keysOf = (o: object) => Object.keys(o).sort();
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function expectError(res: { status: number; body: any }, status: number, code: string, message?: string) {
-  expect(res.status).toBe(status);
-  // `field`/`details` may accompany code and message (the harness checks them against the OpenAPI document).
-  expect(res.body).toEqual({ success: false, error: expect.objectContaining({ code, message: expect.any(String) }) });
-  if (message !== undefined) expect(res.body.error.message).toBe(message);
-}
 
 async function create(t: Caller, body: Record<string, unknown>) {
   const res = await t.post('/clients', body);
@@ -41,8 +35,10 @@ const search = async (t: Caller, q: string) => (await names(t, `search=${encodeU
 for (const dialect of DIALECTS) {
   describe(`clients: GET /clients (${dialect})`, () => {
     let h: Harness;
+    // Time is the test's: writes get the times it sets, and "later" is one advance away (no sleeping).
+    const clock = fakeClock();
     beforeAll(async () => {
-      h = await createHarness(dialect);
+      h = await createHarness(dialect, { clock });
     });
     afterAll(() => h.close());
 
@@ -275,7 +271,7 @@ for (const dialect of DIALECTS) {
         const a = await create(t, { type: 'PF', name: 'A' });
         await create(t, { type: 'PF', name: 'B' });
         await create(t, { type: 'PF', name: 'C' });
-        await sleep(20);
+        clock.advance(1_000);
         expect((await t.put(`/clients/${a.id}`, { notes: 'tocado' })).status).toBe(200);
         expect(await names(t, 'sort=updated_at')).toEqual(['B', 'C', 'A']);
         expect(await names(t, 'sort=-updated_at')).toEqual(['A', 'C', 'B']);

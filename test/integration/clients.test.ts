@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fakeClock } from '../support/clock.js';
 import { DIALECTS } from '../support/dialects.js';
+import { expectError } from '../support/expect.js';
 import { createHarness, type Caller, type Harness } from '../support/harness.js';
 
 // Single-record client endpoints: POST, GET, PUT, DELETE /clients(/:id), and the CPF/CNPJ rules.
@@ -16,14 +18,6 @@ const ADDRESS_KEYS = ['street', 'number', 'complement', 'neighborhood', 'city', 
 const NULL_ADDRESS = Object.fromEntries(ADDRESS_KEYS.map((k) => [k, null]));
 
 const keysOf = (o: object) => Object.keys(o).sort();
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function expectError(res: { status: number; body: any }, status: number, code: string, message?: string) {
-  expect(res.status).toBe(status);
-  // `field`/`details` may accompany code and message (the harness checks them against the OpenAPI document).
-  expect(res.body).toEqual({ success: false, error: expect.objectContaining({ code, message: expect.any(String) }) });
-  if (message !== undefined) expect(res.body.error.message).toBe(message);
-}
 
 async function create(t: Caller, body: Record<string, unknown>) {
   const res = await t.post('/clients', body);
@@ -37,8 +31,10 @@ const pj = (extra: Record<string, unknown> = {}) => ({ type: 'PJ', name: 'Auto P
 for (const dialect of DIALECTS) {
   describe(`clients: single-record endpoints (${dialect})`, () => {
     let h: Harness;
+    // Time is the test's: writes get the times it sets, and "later" is one advance away (no sleeping).
+    const clock = fakeClock();
     beforeAll(async () => {
-      h = await createHarness(dialect);
+      h = await createHarness(dialect, { clock });
     });
     afterAll(() => h.close());
 
@@ -631,7 +627,7 @@ for (const dialect of DIALECTS) {
         const c = await create(t, pj());
         const first = await t.delete(`/clients/${c.id}`);
         expect(first.status).toBe(200);
-        await sleep(1100); // timestamps have second precision: make a fresh one differ
+        clock.advance(1_100); // timestamps have second precision: a fresh one would differ
         const second = await t.delete(`/clients/${c.id}`);
         expect(second.status).toBe(200);
         expect(second.body).toEqual(first.body);

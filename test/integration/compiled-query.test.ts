@@ -1,13 +1,10 @@
 import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findClient } from '../../src/domain/clients/clients.repository.js';
-import { createClientsService } from '../../src/domain/clients/clients.service.js';
-import { findDeal } from '../../src/domain/deals/deals.repository.js';
-import { createDealsService } from '../../src/domain/deals/deals.service.js';
+import { findClient, findClientForUpdate } from '../../src/domain/clients/clients.repository.js';
+import { findDeal, findDealForUpdate } from '../../src/domain/deals/deals.repository.js';
 import { findActiveKeyByHash } from '../../src/domain/teams/api-keys.repository.js';
-import { createApiKeysService } from '../../src/domain/teams/api-keys.service.js';
-import { createTeamsService } from '../../src/domain/teams/teams.service.js';
+import { createServices } from '../../src/app/services.js';
 import { compiledQuery } from '../../src/storage/compiled-query.js';
 import type { Database } from '../../src/storage/database.js';
 import { DIALECTS, openTestDb, type TestDb } from '../support/dialects.js';
@@ -27,12 +24,10 @@ for (const dialect of DIALECTS) {
     beforeAll(async () => {
       t = await openTestDb(dialect);
       k = t.db.kysely;
-      const teams = createTeamsService(k);
-      const deals = createDealsService(t.db);
-      const clients = createClientsService(t.db);
+      const { teams, keys, deals, clients } = createServices(t.db);
       teamId = (await teams.create({ name: 'Loja compilada' })).id;
       otherTeamId = (await teams.create({ name: 'Outra loja' })).id;
-      apiKey = (await createApiKeysService(k, teams).create({ teamId })).key;
+      apiKey = (await keys.create({ teamId })).key;
       clientIds = [(await clients.create(teamId, { type: 'PF', name: 'Ana' })).id, (await clients.create(teamId, { type: 'PF', name: 'Bruno' })).id];
       dealIds = [
         (await deals.create(teamId, { title: 'Venda Civic', client_id: clientIds[0] })).id,
@@ -86,10 +81,10 @@ for (const dialect of DIALECTS) {
     });
 
     // Only PostgreSQL locks rows (SQLite has no FOR UPDATE): the services ask for it there alone.
-    it.runIf(dialect === 'postgres')('the forUpdate variants still answer (ordinary path)', async () => {
+    it.runIf(dialect === 'postgres')('the ForUpdate variants still answer (ordinary path)', async () => {
       await k.transaction().execute(async (trx) => {
-        expect((await findDeal(trx, teamId, dealIds[0], { forUpdate: true }))?.client_name).toBe('Ana');
-        expect((await findClient(trx, teamId, clientIds[1], { forUpdate: true }))?.name).toBe('Bruno');
+        expect((await findDealForUpdate(trx, teamId, dealIds[0]))?.client_name).toBe('Ana');
+        expect((await findClientForUpdate(trx, teamId, clientIds[1]))?.name).toBe('Bruno');
       });
     });
 

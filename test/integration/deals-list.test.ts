@@ -1,16 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fakeClock } from '../support/clock.js';
 import { DIALECTS } from '../support/dialects.js';
-import { createHarness, type Caller, type Harness, type Response } from '../support/harness.js';
+import { expectError } from '../support/expect.js';
+import { createHarness, type Caller, type Harness } from '../support/harness.js';
 
 const UNKNOWN_UUID = '0190f5c2-7e1a-7b3c-8d4e-5f6a7b8c9d0e';
 const SORT_FIELDS = ['created_at', 'updated_at', 'title', 'value', 'probability', 'expected_close_date', 'priority', 'phase', 'status'];
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function expectError(res: Response, status: number, code: string, message: string) {
-  // `field`/`details` may accompany code and message (the harness checks them against the OpenAPI document).
-  expect({ status: res.status, body: res.body }).toEqual({ status, body: { success: false, error: expect.objectContaining({ code, message }) } });
-}
 
 async function createDeal(t: Caller, body: Record<string, unknown> = {}) {
   const res = await t.post('/deals', { title: 'Negócio', ...body });
@@ -49,8 +44,10 @@ function shiftDay(day: string, days: number): string {
 for (const dialect of DIALECTS) {
   describe(`GET /deals (${dialect})`, () => {
     let h: Harness;
+    // Time is the test's: writes get the times it sets, and "later" is one advance away (no sleeping).
+    const clock = fakeClock();
     beforeAll(async () => {
-      h = await createHarness(dialect);
+      h = await createHarness(dialect, { clock });
     });
     afterAll(() => h.close());
 
@@ -301,7 +298,7 @@ for (const dialect of DIALECTS) {
       it('updated_at ascending and descending', async () => {
         const t = await h.team();
         const [a, b, c] = await createDeals(t, [{ title: 'a' }, { title: 'b' }, { title: 'c' }]);
-        await sleep(15);
+        clock.advance(1_000);
         expect((await t.put(`/deals/${a.id}`, { title: 'a2' })).status).toBe(200);
         expect(await idsOf(t, 'sort=updated_at')).toEqual([b.id, c.id, a.id]);
         expect(await idsOf(t, 'sort=-updated_at')).toEqual([a.id, c.id, b.id]);

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fakeClock } from '../support/clock.js';
 import { DIALECTS } from '../support/dialects.js';
-import { createHarness, type Caller, type Harness, type Response } from '../support/harness.js';
+import { expectError } from '../support/expect.js';
+import { createHarness, type Caller, type Harness } from '../support/harness.js';
 
 /** `YYYY-MM-DDTHH:MM:SSZ`, no fraction (DECISIONS.md, Representation). */
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
@@ -40,13 +42,7 @@ const PUT_BASE_KEYS = ['id', 'title', 'value', 'phase', 'priority', 'probability
 
 const PHASE_PROBABILITY: Record<string, number> = { lead: 10, qualificado: 25, proposta: 50, negociacao: 75, fechamento: 90 };
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const sortedKeys = (o: object) => Object.keys(o).sort();
-
-function expectError(res: Response, status: number, code: string, message: string) {
-  // `field`/`details` may accompany code and message (the harness checks them against the OpenAPI document).
-  expect({ status: res.status, body: res.body }).toEqual({ status, body: { success: false, error: expect.objectContaining({ code, message }) } });
-}
 
 async function createDeal(t: Caller, body: Record<string, unknown> = {}) {
   const res = await t.post('/deals', { title: 'Venda Civic 2024', ...body });
@@ -69,8 +65,10 @@ async function getDeal(t: Caller, id: string) {
 for (const dialect of DIALECTS) {
   describe(`deals endpoints (${dialect})`, () => {
     let h: Harness;
+    // Time is the test's: writes get the times it sets, and "later" is one advance away (no sleeping).
+    const clock = fakeClock();
     beforeAll(async () => {
-      h = await createHarness(dialect);
+      h = await createHarness(dialect, { clock });
     });
     afterAll(() => h.close());
 
@@ -502,7 +500,7 @@ for (const dialect of DIALECTS) {
         const t = await h.team();
         const deal = await createDeal(t, { description: 'mesma', priority: 'alta' });
         const before = await getDeal(t, deal.id);
-        await sleep(1100);
+        clock.advance(1_100);
         const same = await t.put(`/deals/${deal.id}`, { title: deal.title, description: 'mesma', priority: 'alta', phase: 'lead' });
         expect(same.status).toBe(200);
         expect(same.body.data.updated_at).toBe(before.updated_at);
@@ -630,7 +628,7 @@ for (const dialect of DIALECTS) {
         const deal = await createDeal(t);
         const first = await t.delete(`/deals/${deal.id}`);
         expect(first.status).toBe(200);
-        await sleep(1100);
+        clock.advance(1_100);
         const second = await t.delete(`/deals/${deal.id}`);
         expect(second.status).toBe(200);
         expect(second.body).toEqual(first.body);

@@ -219,9 +219,12 @@ interface Offence {
 
 const LEAK = /(SqliteError|syntax error at|invalid input syntax|node_modules|\.ts:\d+|\.js:\d+|\bat [\w.<>]+ \()/;
 
+/** The request's URL as text (inject also takes a URL object). */
+const urlOf = (request: InjectOptions): string => (typeof request.url === 'string' ? request.url : JSON.stringify(request.url));
+
 /** What every answer must look like. */
 function judge(request: InjectOptions, res: Response, announced: boolean): string | null {
-  const url = String(request.url);
+  const url = urlOf(request);
   if (res.status >= 500 && !(res.status === 501 && announced)) return `status ${res.status}`;
   if (request.method === 'HEAD') return null;
   // Not API answers: the docs page and its assets, the OpenAPI document, the HTML landing page.
@@ -313,14 +316,14 @@ for (const dialect of DIALECTS) {
       const offences: Offence[] = [];
       const statuses = new Map<number, number>();
       const loop = watchEventLoop();
-      let stall = { longestBlockMs: 0, longestGapMs: 0 };
+      let stall: { longestBlockMs: number; longestGapMs: number };
       const started = Date.now();
       let sent = 0;
       let slowest = { ms: 0, label: '' };
       try {
         for (let index = 0; index < REQUESTS && Date.now() - started < TIME_BUDGET_MS; index++) {
           const { request, announced } = randomRequest(r);
-          const label = `#${index} ${request.method} ${String(request.url).slice(0, 120)}`;
+          const label = `#${index} ${request.method} ${urlOf(request).slice(0, 120)}`;
           let res: Response;
           const t0 = performance.now();
           try {
@@ -338,7 +341,7 @@ for (const dialect of DIALECTS) {
           // Accepted text is stored exactly as sent: what a read gives back is what was written.
           if (res.status === 201 && typeof request.payload === 'string') {
             const sentBody = JSON.parse(request.payload) as Record<string, unknown>;
-            const resource = String(request.url).includes('/clients') ? 'clients' : 'deals';
+            const resource = urlOf(request).includes('/clients') ? 'clients' : 'deals';
             const got = await me.get(`/${resource}/${res.body.data.id}`);
             for (const field of ['title', 'name', 'description', 'notes']) {
               if (typeof sentBody[field] === 'string' && got.body.data[field] !== sentBody[field]) {

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { gracefulDrain } from '../../src/http/graceful-close.js';
+import { sleep, waitUntil } from '../support/wait.js';
 
 /** The drain on its own (no database): what `startServer().close()` does before `app.close()`. */
 
@@ -47,8 +48,13 @@ describe('gracefulDrain', () => {
     app = undefined;
   });
 
+  /** Requests the app has received (their headers read and routed), counted by an onRequest hook. */
+  let received = 0;
+
   async function listening(graceMs: number) {
     app = Fastify();
+    received = 0;
+    app.addHook('onRequest', async () => void (received += 1));
     app.post('/echo', async (request) => request.body);
     app.get('/ping', async () => 'pong');
     // Registered after the routes, as server.ts does after buildApp.
@@ -62,7 +68,7 @@ describe('gracefulDrain', () => {
     const agent = new http.Agent({ keepAlive: true });
     expect(await get(port, agent)).toMatchObject({ status: 200, connection: 'keep-alive' });
     const upload = post(port, agent, JSON.stringify({ hello: 'mundo' }), 5);
-    await new Promise((r) => setTimeout(r, 100));
+    await waitUntil(() => received === 2, 5_000, 'the upload to be received');
     let drained = false;
     const draining = drain.drain().then(() => (drained = true));
     // New connections are refused (after one more turn of the event loop).
@@ -84,7 +90,8 @@ describe('gracefulDrain', () => {
     expect(await get(port, agent)).toMatchObject({ status: 200, connection: 'keep-alive' });
     const started = Date.now();
     const draining = drain.drain();
-    await new Promise((r) => setTimeout(r, 150));
+    // Inside the 400 ms grace period (the behaviour under test is time-based: a real wait).
+    await sleep(150);
     // The idle connection is still open: this request reuses it and is answered, with Connection: close.
     expect(await get(port, agent)).toEqual({ status: 200, connection: 'close' });
     await draining;

@@ -54,7 +54,7 @@ function exchange(port: number, request: string | Buffer): Promise<RawAnswer> {
       try {
         resolve(parse(Buffer.concat(chunks)));
       } catch (error) {
-        reject(error as Error);
+        reject(error);
       }
     });
   });
@@ -62,7 +62,7 @@ function exchange(port: number, request: string | Buffer): Promise<RawAnswer> {
 
 const METHOD_NOT_ALLOWED = 'Método não permitido para esta rota';
 const allowOf = (header: unknown) =>
-  String(header ?? '')
+  (typeof header === 'string' ? header : '')
     .split(',')
     .map((m) => m.trim())
     .filter(Boolean)

@@ -1,6 +1,8 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fingerprintOf } from '../../src/domain/idempotency/idempotency.store.js';
+import { fingerprintOf } from '../../src/domain/idempotency/idempotency.service.js';
 import { DIALECTS } from '../support/dialects.js';
+import { expectError } from '../support/expect.js';
 import { createHarness, type Caller, type Harness, type Response } from '../support/harness.js';
 
 /**
@@ -56,12 +58,29 @@ describe.each(DIALECTS)('Idempotency-Key (%s)', (dialect) => {
     return Number(row.n);
   }
 
-  function expectError(res: Response, status: number, code: string) {
-    expect(res.status, res.text).toBe(status);
-    expect(res.body?.success).toBe(false);
-    expect(res.body?.error?.code).toBe(code);
-    expect(typeof res.body?.error?.message).toBe('string');
+  /** An error answer of this request itself, not a replay. */
+  function expectFreshError(res: Response, status: number, code: string) {
+    expectError(res, status, code);
     expect(res.headers['idempotent-replayed']).toBeUndefined();
+  }
+
+  /**
+   * Makes storing an answer (the key's update to `completed`) fail in the database, as a crash at that
+   * moment would leave it: a trigger on this test database only, removed by the returned function.
+   */
+  async function failAnswerStore(): Promise<() => Promise<void>> {
+    const db = h.testDb.db.kysely;
+    if (dialect === 'sqlite') {
+      await sql`create trigger fail_answer_store before update on idempotency_keys when new.status = 'completed'
+        begin select raise(abort, 'answer store failed'); end`.execute(db);
+      return async () => void (await sql`drop trigger fail_answer_store`.execute(db));
+    }
+    await sql`create function fail_answer_store() returns trigger language plpgsql as $$ begin raise exception 'answer store failed'; end $$`.execute(db);
+    await sql`create trigger fail_answer_store before update on idempotency_keys for each row when (new.status = 'completed') execute function fail_answer_store()`.execute(db);
+    return async () => {
+      await sql`drop trigger fail_answer_store on idempotency_keys`.execute(db);
+      await sql`drop function fail_answer_store()`.execute(db);
+    };
   }
 
   function expectReplayOf(replay: Response, first: Response) {
@@ -106,7 +125,7 @@ describe.each(DIALECTS)('Idempotency-Key (%s)', (dialect) => {
       expect((await post(t, path, body, key)).status).toBe(201);
       const events = await eventCount(t.teamId);
       const changed = path === '/deals' ? { ...body, title: 'Outra venda' } : { ...body, name: 'Outra pessoa' };
-      expectError(await post(t, path, changed, key), 422, 'VALIDATION_ERROR');
+      expectFreshError(await post(t, path, changed, key), 422, 'VALIDATION_ERROR');
       expect(await total(t, path)).toBe(1);
       expect(await eventCount(t.teamId)).toBe(events);
     });
@@ -115,11 +134,34 @@ describe.each(DIALECTS)('Idempotency-Key (%s)', (dialect) => {
       const t = await h.team();
       const key = newKey();
       const broken = path === '/deals' ? { value: -1 } : { type: 'PF' };
-      expectError(await post(t, path, broken, key), 400, 'VALIDATION_ERROR');
+      expectFreshError(await post(t, path, broken, key), 400, 'VALIDATION_ERROR');
       expect(await storedKeys(t.teamId)).toBe(0);
       const fixed = await post(t, path, body, key);
       expect(fixed.status, fixed.text).toBe(201);
       expectReplayOf(await post(t, path, body, key), fixed);
+      expect(await total(t, path)).toBe(1);
+    });
+
+    it('the stored answer commits with the record: when storing it fails, neither remains, and the retry creates exactly one', async () => {
+      const t = await h.team();
+      const key = newKey();
+      const restore = await failAnswerStore();
+      let failed: Response;
+      try {
+        failed = await post(t, path, body, key);
+      } finally {
+        await restore();
+      }
+      // Both absent: no record, no answer, no event, and the key is free again.
+      expectFreshError(failed, 500, 'INTERNAL_ERROR');
+      expect(await total(t, path), 'a record without its stored answer').toBe(0);
+      expect(await storedKeys(t.teamId), 'an answer (or a claim) without its record').toBe(0);
+      expect(await eventCount(t.teamId)).toBe(0);
+
+      const retry = await post(t, path, body, key);
+      expect(retry.status, retry.text).toBe(201);
+      expect(retry.headers['idempotent-replayed']).toBeUndefined();
+      expectReplayOf(await post(t, path, body, key), retry);
       expect(await total(t, path)).toBe(1);
     });
 
@@ -138,12 +180,12 @@ describe.each(DIALECTS)('Idempotency-Key (%s)', (dialect) => {
     const t = await h.team();
     const key = newKey();
     expect((await post(t, '/deals', { title: 'Venda' }, key)).status).toBe(201);
-    expectError(await post(t, '/clients', { type: 'PF', name: 'Cliente' }, key), 422, 'VALIDATION_ERROR');
+    expectFreshError(await post(t, '/clients', { type: 'PF', name: 'Cliente' }, key), 422, 'VALIDATION_ERROR');
     expect(await total(t, '/clients')).toBe(0);
 
     const other = newKey();
     expect((await post(t, '/clients', { type: 'PF', name: 'Cliente' }, other)).status).toBe(201);
-    expectError(await post(t, '/deals', { title: 'Venda' }, other), 422, 'VALIDATION_ERROR');
+    expectFreshError(await post(t, '/deals', { title: 'Venda' }, other), 422, 'VALIDATION_ERROR');
     expect(await total(t, '/deals')).toBe(1);
   });
 
@@ -168,8 +210,8 @@ describe.each(DIALECTS)('Idempotency-Key (%s)', (dialect) => {
     const t = await h.team();
     const body = { title: 'Venda chave longa' };
     const tooLong = 'k'.repeat(256);
-    expectError(await post(t, '/deals', body, tooLong), 400, 'VALIDATION_ERROR');
-    expectError(await post(t, '/clients', { type: 'PF', name: 'X' }, tooLong), 400, 'VALIDATION_ERROR');
+    expectFreshError(await post(t, '/deals', body, tooLong), 400, 'VALIDATION_ERROR');
+    expectFreshError(await post(t, '/clients', { type: 'PF', name: 'X' }, tooLong), 400, 'VALIDATION_ERROR');
     expect(await total(t, '/deals')).toBe(0);
     expect(await total(t, '/clients')).toBe(0);
 
@@ -182,7 +224,7 @@ describe.each(DIALECTS)('Idempotency-Key (%s)', (dialect) => {
 
   it('an empty key is 400 (keys are 1 to 255 characters)', async () => {
     const t = await h.team();
-    expectError(await post(t, '/deals', { title: 'Venda' }, ''), 400, 'VALIDATION_ERROR');
+    expectFreshError(await post(t, '/deals', { title: 'Venda' }, ''), 400, 'VALIDATION_ERROR');
     expect(await total(t, '/deals')).toBe(0);
   });
 
@@ -193,7 +235,7 @@ describe.each(DIALECTS)('Idempotency-Key (%s)', (dialect) => {
     const key = newKey();
     const duplicate = { type: 'PF', name: 'Outro', cpf: '529.982.247-25' };
     const first = await post(t, '/clients', duplicate, key);
-    expectError(first, 422, 'DUPLICATE_ENTRY');
+    expectFreshError(first, 422, 'DUPLICATE_ENTRY');
     expectReplayOf(await post(t, '/clients', duplicate, key), first);
   });
 
@@ -209,7 +251,7 @@ describe.each(DIALECTS)('Idempotency-Key (%s)', (dialect) => {
     expect(created.filter((r) => r.headers['idempotent-replayed'] === undefined), 'exactly one answer ran the handler').toHaveLength(1);
     const id = created[0]!.body.data.id;
     for (const r of created) expect(r.body.data.id).toBe(id);
-    for (const r of conflicts) expectError(r, 409, 'IDEMPOTENCY_CONFLICT');
+    for (const r of conflicts) expectFreshError(r, 409, 'IDEMPOTENCY_CONFLICT');
     expect(await total(t, '/deals')).toBe(1);
     const deals = await t.get('/deals');
     expect(deals.body.data.map((d: { id: string }) => d.id)).toEqual([id]);
@@ -276,7 +318,7 @@ describe.each(DIALECTS)('Idempotency-Key (%s)', (dialect) => {
       .values({ team_id: t.teamId, key, fingerprint: fingerprintOf('POST', '/api/v1/deals', body), status: 'processing', status_code: null, response_body: null, created_at: now, updated_at: now })
       .execute();
     const res = await post(t, '/deals', body, key);
-    expectError(res, 409, 'IDEMPOTENCY_CONFLICT');
+    expectFreshError(res, 409, 'IDEMPOTENCY_CONFLICT');
     expect(res.body.error.message).toMatch(/Idempotency-Key/);
     expect(await total(t, '/deals')).toBe(0);
   });

@@ -2,9 +2,8 @@ import { Migrator, sql, type Kysely } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
-import { searchCondition } from '../../src/domain/shared/text-search.js';
-import { createApiKeysService } from '../../src/domain/teams/api-keys.service.js';
-import { createTeamsService } from '../../src/domain/teams/teams.service.js';
+import { searchCondition } from '../../src/domain/shared/search-sql.js';
+import { createServices } from '../../src/app/services.js';
 import type { Database } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrator.js';
 import { migrationProvider } from '../../src/storage/migrations/index.js';
@@ -230,9 +229,9 @@ for (const dialect of DIALECTS) {
         const migrator = new Migrator({ db: kysely, provider: migrationProvider(dialect) });
         const before = await migrator.migrateTo('0003-idempotency');
         expect(before.error).toBeUndefined();
-        const teams = createTeamsService(kysely);
+        const { teams, keys } = createServices(testDb.db);
         const team = await teams.create({ name: 'Loja antiga' });
-        const { key } = await createApiKeysService(kysely, teams).create({ teamId: team.id });
+        const { key } = await keys.create({ teamId: team.id });
         const app = await buildApp({ db: testDb.db });
         const call = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) =>
           app.inject({ method, url: `/api/v1${url}`, headers: { authorization: `Bearer ${key}` }, ...(payload ? { payload } : {}) });

@@ -5,11 +5,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { createRateLimiter } from '../../src/domain/ratelimit/rate-limiter.js';
-import { createApiKeysService } from '../../src/domain/teams/api-keys.service.js';
-import { createTeamsService } from '../../src/domain/teams/teams.service.js';
-import { createWebhooksService } from '../../src/domain/webhooks/webhooks.service.js';
-import type { MetricsAccess } from '../../src/observability/http-observability.js';
-import { createMetrics, type Metrics } from '../../src/observability/metrics.js';
+import { createServices, type Services } from '../../src/app/services.js';
+import type { MetricsAccess } from '../../src/http/request-observability.js';
+import { createMetrics, metricsSources, type Metrics } from '../../src/observability/metrics.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { createDeliveryWorker } from '../../src/worker/delivery-worker.js';
 import type { SendResult } from '../../src/worker/webhook-sender.js';
@@ -44,15 +42,17 @@ function fakeSender(outcomes: Array<Partial<SendResult>>) {
 
 describe.each(DIALECTS)('observability (%s)', (dialect) => {
   let testDb: TestDb;
-  let teams: ReturnType<typeof createTeamsService>;
-  let keys: ReturnType<typeof createApiKeysService>;
+  let services: Services;
+  let teams: Services['teams'];
+  let keys: Services['keys'];
+  let webhooks: Services['webhooks'];
   const apps: FastifyInstance[] = [];
   let seq = 0;
 
   beforeAll(async () => {
     testDb = await openTestDb(dialect);
-    teams = createTeamsService(testDb.db.kysely);
-    keys = createApiKeysService(testDb.db.kysely, teams);
+    services = createServices(testDb.db);
+    ({ teams, keys, webhooks } = services);
   });
   afterEach(async () => {
     for (const app of apps.splice(0)) await app.close();
@@ -60,6 +60,8 @@ describe.each(DIALECTS)('observability (%s)', (dialect) => {
   afterAll(async () => {
     await testDb?.close();
   });
+
+  const workerServices = () => ({ deliveries: services.deliveries, teams, dialect: testDb.db.dialect });
 
   async function team(options: { plan?: string; scopes?: string[] } = {}): Promise<{ teamId: string; key: string }> {
     const created = await teams.create({ name: `Loja obs ${++seq} ${dialect}`, plan: options.plan });
@@ -70,7 +72,7 @@ describe.each(DIALECTS)('observability (%s)', (dialect) => {
     options: { level?: 'info' | 'debug' | 'trace'; metricsAccess?: MetricsAccess; metrics?: Metrics; limits?: { unauthenticatedPerMinute: number } } = {},
   ): Promise<{ app: FastifyInstance; logs: CapturedLogs; metrics: Metrics }> {
     const logs = captureLogs(options.level ?? 'info');
-    const metrics = options.metrics ?? createMetrics({ db: testDb.db });
+    const metrics = options.metrics ?? createMetrics(metricsSources(testDb.db, services));
     const rateLimiter = options.limits
       ? createRateLimiter({ planLimits: true, unauthenticatedPerMinute: options.limits.unauthenticatedPerMinute, keyPrefix: `obs:${randomUUID()}` })
       : null;
@@ -138,8 +140,8 @@ describe.each(DIALECTS)('observability (%s)', (dialect) => {
       for (const [status, options] of cases) {
         const id = `case-${status}-${randomUUID()}`;
         const sent = await send(a, { ...options, headers: { ...(options.headers ?? {}), 'x-request-id': id } });
-        expect(sent.status, `${options.method} ${options.url}: ${sent.text.slice(0, 200)}`).toBe(status);
-        expect(sent.headers['x-request-id'], `${options.method} ${options.url} (${status})`).toBe(id);
+        expect(sent.status, `${options.method} ${JSON.stringify(options.url)}: ${sent.text.slice(0, 200)}`).toBe(status);
+        expect(sent.headers['x-request-id'], `${options.method} ${JSON.stringify(options.url)} (${status})`).toBe(id);
       }
       // And generated on the same kinds of answer when the caller sends none.
       const unsent = await send(a, authed(key, 'PATCH', '/api/v1/deals'));
@@ -205,7 +207,6 @@ describe.each(DIALECTS)('observability (%s)', (dialect) => {
       const { app: a, logs } = await app({ level: 'trace', limits: { unauthenticatedPerMinute: 5 } });
 
       // A webhook for the team: its secret signs every delivery the worker makes below.
-      const webhooks = createWebhooksService(testDb.db, teams);
       const hook = await webhooks.create({ teamId, url: 'https://hooks.example.com.br/autosales' });
 
       const requests: InjectOptions[] = [
@@ -230,7 +231,7 @@ describe.each(DIALECTS)('observability (%s)', (dialect) => {
       // The worker delivers the three events with the app's logger at trace level.
       const sender = fakeSender([{ ok: false, statusCode: 500, errorClass: 'http' }]);
       const worker = createDeliveryWorker({
-        db: testDb.db,
+        ...workerServices(),
         sender,
         mailer: { webhookDisabled: async () => undefined },
         config: { timeoutMs: 1000, retrySchedule: [0, 0], pollMs: 20, concurrency: 8 },
@@ -343,12 +344,12 @@ describe.each(DIALECTS)('observability (%s)', (dialect) => {
 
     it('webhook deliveries by outcome; queue depth and age of the oldest due delivery at scrape time', async () => {
       const { teamId, key } = await team();
-      const metrics = createMetrics({ db: testDb.db });
+      const metrics = createMetrics(metricsSources(testDb.db, services));
       const { app: a } = await app({ metricsAccess: 'open', metrics });
       const scrape = async () => (await send(a, { method: 'GET', url: '/metrics' })).text;
       const worker = (outcomes: Array<Partial<SendResult>>) =>
         createDeliveryWorker({
-          db: testDb.db,
+          ...workerServices(),
           sender: fakeSender(outcomes),
           mailer: { webhookDisabled: async () => undefined },
           config: { timeoutMs: 1000, retrySchedule: [0, 3_600_000], pollMs: 20, concurrency: 10 },
@@ -363,7 +364,6 @@ describe.each(DIALECTS)('observability (%s)', (dialect) => {
       expect(sample(base, 'webhook_delivery_oldest_due_age_seconds')).toBe(0);
       const before = Object.fromEntries(['success', 'http', 'timeout', 'tls', 'dns', 'blocked', 'redirect', 'connection'].map((o) => [o, sample(base, 'webhook_deliveries_total', { outcome: o })!]));
 
-      const webhooks = createWebhooksService(testDb.db, teams);
       const hook = await webhooks.create({ teamId, url: 'https://hooks.example.com.br/metrics', events: ['deal.created'] });
       for (let i = 0; i < 4; i++) expect((await send(a, authed(key, 'POST', '/api/v1/deals', { title: `Fila ${i}` }))).status).toBe(201);
       // Make one of them two minutes overdue.

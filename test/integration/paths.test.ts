@@ -8,7 +8,7 @@ const METHOD_NOT_ALLOWED = 'Método não permitido para esta rota';
 const BODY_NOT_OBJECT = 'O corpo da requisição deve ser um objeto JSON';
 
 const allowOf = (header: unknown): string[] =>
-  String(header ?? '')
+  (typeof header === 'string' ? header : '')
     .split(',')
     .map((m) => m.trim().toUpperCase())
     .filter(Boolean);

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, freePort, countDeals, killAllChildren, processDb, seedTeam, startServe, type ProcessDb, type ServerProcess } from '../support/cli.js';
-import { waitUntil } from '../support/processes.js';
+import { waitUntil } from '../support/wait.js';
 import { HAS_REDIS_SERVER, killAllRedis, startThrowawayRedis, type ThrowawayRedis } from '../support/redis.js';
 
 /**

@@ -3,15 +3,14 @@ import { Writable } from 'node:stream';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import type { Redis } from 'ioredis';
 import { pino } from 'pino';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { createRateLimiter, type RateLimiterOptions } from '../../src/domain/ratelimit/rate-limiter.js';
 import { createRedis } from '../../src/domain/ratelimit/redis-client.js';
-import { createApiKeysService } from '../../src/domain/teams/api-keys.service.js';
-import { createTeamsService } from '../../src/domain/teams/teams.service.js';
 import { DIALECTS } from '../support/dialects.js';
 import { createHarness, injectJson as send, type Caller, type Harness, type Response as Res } from '../support/harness.js';
 import { HAS_REDIS_SERVER, killAllRedis, startThrowawayRedis, type ThrowawayRedis } from '../support/redis.js';
+import { waitUntil } from '../support/wait.js';
 
 /**
  * Issue 4: limits per team by plan (minute and day windows), the IETF RateLimit headers, Retry-After
@@ -20,7 +19,14 @@ import { HAS_REDIS_SERVER, killAllRedis, startThrowawayRedis, type ThrowawayRedi
  * (and a unique key prefix), so no counter leaks from one test to another.
  */
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/**
+ * The in-memory limiter (rate-limiter-flexible) reads Date.now(): a window passes when the faked date
+ * moves on, with no sleeping. Only Date is faked; timers and I/O run as usual.
+ */
+function fakeDate(): { advance(ms: number): void } {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  return { advance: (ms) => vi.setSystemTime(Date.now() + ms) };
+}
 const UNKNOWN_UUID = '0190f5c2-7e1a-7b3c-8d4e-5f6a7b8c9d0e';
 const STARTER_POLICY = '"minute";q=60;w=60, "day";q=1000;w=86400';
 const POLICIES: Record<string, string> = {
@@ -77,6 +83,7 @@ describe.each(DIALECTS)('rate limits (%s)', (dialect) => {
     h = await createHarness(dialect);
   });
   afterEach(async () => {
+    vi.useRealTimers();
     for (const app of apps.splice(0)) await app.close();
   });
   afterAll(() => h.close());
@@ -157,12 +164,13 @@ describe.each(DIALECTS)('rate limits (%s)', (dialect) => {
     });
 
     it('the minute window resets: after it passes the team is served again', async () => {
-      const app = await limitedApp({ minuteSeconds: 1 });
+      const app = await limitedApp();
       const t = await h.team({ plan: 'starter' });
+      const date = fakeDate();
       for (let i = 0; i < 60; i++) expect((await call(app, t.key, 'GET', '/deals?limit=1')).status).toBe(200);
       const rejected = await call(app, t.key, 'GET', '/deals');
-      expect429(rejected, 1);
-      await sleep(Number(rejected.headers['retry-after']) * 1000 + 100);
+      expect429(rejected, 60);
+      date.advance(Number(rejected.headers['retry-after']) * 1000 + 100);
       const again = await call(app, t.key, 'GET', '/deals');
       expect(again.status, again.text).toBe(200);
     });
@@ -170,15 +178,15 @@ describe.each(DIALECTS)('rate limits (%s)', (dialect) => {
 
   describe.runIf(heavy)('daily window', () => {
     it('starter: 1000 requests a day even across many minute windows; then the day blocks after the minute window has reset', async () => {
-      // A "minute" of 0.25 s and a "day" of one hour: 1000 requests need 17 minute windows.
-      const minuteSeconds = 0.25;
-      const app = await limitedApp({ minuteSeconds, daySeconds: 3600 });
+      // The real windows, in faked time: 1000 requests need 17 minutes.
+      const minuteSeconds = 60;
+      const app = await limitedApp();
       const t = await h.team({ plan: 'starter' });
+      const date = fakeDate();
       let passed = 0;
       let minuteRejections = 0;
-      const deadline = Date.now() + 40_000;
-      while (passed < 1000) {
-        if (Date.now() > deadline) expect.fail(`only ${passed} requests passed in 40 s`);
+      for (let windows = 0; passed < 1000; windows++) {
+        if (windows > 30) expect.fail(`only ${passed} requests passed in ${windows} minute windows`);
         // One minute window's worth plus one, never more than the day has left.
         const batch = await Promise.all(Array.from({ length: Math.min(61, 1000 - passed) }, () => call(app, t.key, 'GET', '/deals?limit=1')));
         for (const res of batch) {
@@ -186,26 +194,26 @@ describe.each(DIALECTS)('rate limits (%s)', (dialect) => {
             passed++;
             continue;
           }
-          expect429(res, 3600);
+          expect429(res, 86_400);
           // Before the 1000th, only the minute window may refuse (a refused request spends no daily budget).
           const rl = rateLimitOf(res);
           if (rl.name !== 'minute') expect.fail(`after ${passed} requests the ${rl.name} window refused: ${String(res.headers.ratelimit)}`);
           minuteRejections++;
         }
-        await sleep(minuteSeconds * 1000 + 20);
+        date.advance(minuteSeconds * 1000 + 20);
       }
       expect(passed).toBe(1000);
       expect(minuteRejections, 'the minute window refused in between').toBeGreaterThan(0);
 
       const dayRejected = await call(app, t.key, 'GET', '/deals');
-      expect429(dayRejected, 3600);
-      expect(Number(dayRejected.headers['retry-after'])).toBeGreaterThan(3000);
+      expect429(dayRejected, 86_400);
+      expect(Number(dayRejected.headers['retry-after'])).toBeGreaterThan(80_000);
       expect(rateLimitOf(dayRejected)).toMatchObject({ name: 'day', r: 0 });
 
       // The minute window resets; the day window still refuses.
-      await sleep(minuteSeconds * 1000 + 100);
+      date.advance(minuteSeconds * 1000 + 100);
       const still = await call(app, t.key, 'POST', '/deals', { title: 'Depois do limite diário' });
-      expect429(still, 3600);
+      expect429(still, 86_400);
       expect(rateLimitOf(still)).toMatchObject({ name: 'day', r: 0 });
       expect(await dealCount(t.teamId)).toBe(0);
 
@@ -319,7 +327,7 @@ describe.each(DIALECTS)('rate limits (%s)', (dialect) => {
       const app = await limitedApp({ unauthenticatedPerMinute: 3 });
       const ip = '198.51.100.11';
       const t = await h.team({ plan: 'professional' });
-      const keys = createApiKeysService(h.testDb.db.kysely, createTeamsService(h.testDb.db.kysely));
+      const { keys } = h.services;
       const revoked = await keys.create({ teamId: t.teamId, name: 'revogada' });
       await keys.revoke(revoked.id);
       // One tenant's revoked key, retried by the integrator, spends the shared address's budget...
@@ -424,11 +432,7 @@ function captureAppLogger(lines: string[]) {
 }
 
 async function waitReady(clients: Redis[], ms: number): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (clients.some((c) => c.status !== 'ready')) {
-    if (Date.now() > deadline) throw new Error(`Redis clients not ready after ${ms} ms: ${clients.map((c) => c.status).join(', ')}`);
-    await sleep(25);
-  }
+  await waitUntil(() => clients.every((c) => c.status === 'ready'), ms, 'the Redis clients to be ready');
 }
 
 describe.skipIf(!HAS_REDIS_SERVER)('rate limits in Redis (throwaway redis-server, sqlite)', () => {
@@ -520,8 +524,7 @@ describe.skipIf(!HAS_REDIS_SERVER)('rate limits in Redis (throwaway redis-server
     }
     // The warning comes with the first failed reconnection attempt (a fraction of a second later): once per connection.
     const warnings = () => log.filter((l) => l.level === 'warn');
-    const deadline = Date.now() + 5_000;
-    while (warnings().length < 2 && Date.now() < deadline) await sleep(25);
+    await waitUntil(() => warnings().length >= 2, 5_000, 'two Redis warnings').catch(() => undefined);
     expect(warnings().length, `logged: ${JSON.stringify(log)}`).toBe(2);
     for (const w of warnings()) expect(w.msg).toMatch(/Redis indisponível/);
 

@@ -228,7 +228,7 @@ interface Offence {
 }
 
 function offence(request: InjectOptions, res: Response, reason: string): Offence {
-  const url = String(request.url);
+  const url = typeof request.url === 'string' ? request.url : JSON.stringify(request.url);
   const payload = typeof request.payload === 'string' ? request.payload : '';
   const short = (s: string) => (s.length > 160 ? `${s.slice(0, 160)}…(${s.length} chars)` : s);
   return { request: `${request.method} ${short(url)} ${short(payload)}`.trim(), status: res.status, body: `${reason}: ${short(res.text)}` };
@@ -266,7 +266,7 @@ async function barrage(h: Harness, requests: InjectOptions[], options: { allow50
     try {
       res = await h.inject(request);
     } catch (error) {
-      found.push({ request: `${request.method} ${String(request.url).slice(0, 160)}`, status: -1, body: `inject threw: ${String(error)}` });
+      found.push({ request: `${request.method} ${(typeof request.url === 'string' ? request.url : JSON.stringify(request.url)).slice(0, 160)}`, status: -1, body: `inject threw: ${String(error)}` });
       continue;
     }
     const problem = check(request, res, options);

@@ -1,4 +1,4 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
@@ -35,8 +35,10 @@ import {
   type RetryInfo,
   type WebhookEvent,
 } from '../../packages/sdk/src/index.js';
+import { spawnChild, type ChildHandle } from '../support/child.js';
 import { DIALECTS } from '../support/dialects.js';
 import { recipeCertificate } from '../support/docs.js';
+import { waitUntil } from '../support/wait.js';
 import { createWebhookRig, requestsFor, type WebhookRig } from '../support/webhooks.js';
 
 /**
@@ -136,11 +138,9 @@ function httpsPost(url: string, ca: Buffer, body: string, headers: Record<string
 
 /** Waits (bounded) until `read()`, a child's output so far, satisfies `done`. */
 async function waitForOutput(read: () => string, done: (output: string) => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!done(read())) {
-    if (Date.now() > deadline) throw new Error(`waited ${timeoutMs} ms for ${what}; got:\n${read()}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
+  await waitUntil(() => done(read()), timeoutMs, what).catch((error: unknown) => {
+    throw new Error(`${(error as Error).message}; got:\n${read()}`, { cause: error });
+  });
 }
 const containing = (text: string) => (output: string) => output.includes(text);
 
@@ -458,10 +458,10 @@ for (const dialect of DIALECTS) {
 
     describe("the README's quick start", () => {
       let project: string | undefined;
-      let child: ChildProcess | undefined;
+      let child: ChildHandle | undefined;
 
       afterAll(() => {
-        if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+        if (child?.running()) child.child.kill('SIGKILL');
         if (project) rmSync(project, { recursive: true, force: true });
       });
 
@@ -485,32 +485,28 @@ for (const dialect of DIALECTS) {
 
         const t = await rig.team();
         const secret = `whsec_${randomBytes(16).toString('hex')}`;
-        child = spawn(process.execPath, ['quickstart.mjs'], {
+        const quickstart = spawnChild(process.execPath, ['quickstart.mjs'], {
           cwd: project,
           env: { ...process.env, AUTOSALES_URL: baseUrl, AUTOSALES_API_KEY: t.key, AUTOSALES_WEBHOOK_SECRET: secret, TLS_KEY_FILE: keyFile, TLS_CERT_FILE: certFile, RECEIVER_PORT: '0' },
-          stdio: ['ignore', 'pipe', 'pipe'],
+          name: 'quickstart.mjs',
         });
-        let stdout = '';
-        let stderr = '';
-        child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-        child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-        const port = await new Promise<number>((resolve, reject) => {
-          const timer = setTimeout(() => reject(new Error(`no receiver after 20 s\nstdout: ${stdout}\nstderr: ${stderr}`)), 20_000);
-          child!.stdout!.on('data', () => {
-            const match = /webhook receiver on https:\/\/localhost:(\d+)\//.exec(stdout);
-            if (match) {
-              clearTimeout(timer);
-              resolve(Number(match[1]));
-            }
-          });
-          child!.once('exit', (code) => {
-            clearTimeout(timer);
-            reject(new Error(`the script exited (${code})\nstdout: ${stdout}\nstderr: ${stderr}`));
-          });
-        });
+        child = quickstart;
+        const stdout = () => quickstart.stdout();
+        const port = Number(
+          (
+            await waitUntil(
+              () => {
+                if (!quickstart.running()) throw new Error(`the script exited (${quickstart.child.exitCode})\n${quickstart.output()}`);
+                return /webhook receiver on https:\/\/localhost:(\d+)\//.exec(stdout());
+              },
+              20_000,
+              'the receiver to listen',
+            )
+          )[1],
+        );
 
         // It created a client and a deal, and paged through the deals.
-        await waitForOutput(() => stdout, containing('lead Toyota Corolla XEi 2024 Ana Beatriz Souza'), 'the deal listing');
+        await waitForOutput(stdout, containing('lead Toyota Corolla XEi 2024 Ana Beatriz Souza'), 'the deal listing');
         const api = sdk(t.key);
         expect((await api.clients.list()).data.map((c) => c.name)).toEqual(['Ana Beatriz Souza']);
 
@@ -527,15 +523,15 @@ for (const dialect of DIALECTS) {
           });
         const now = Math.floor(Date.now() / 1000);
         expect(await post(body, now, signPayload(secret, now, body))).toBe(204);
-        await waitForOutput(() => stdout, containing(`received deal.won ${eventId}`), 'the accepted delivery');
+        await waitForOutput(stdout, containing(`received deal.won ${eventId}`), 'the accepted delivery');
         expect(await post(body.replace('deal.won', 'deal.lost'), now, signPayload(secret, now, body))).toBe(401);
         expect(await post(body, now - 301, signPayload(secret, now - 301, body))).toBe(401);
         expect(await post(body, now, signPayload('another secret', now, body))).toBe(401);
-        await waitForOutput(() => stdout, (out) => (out.match(/^refused a delivery: bad or stale signature$/gm) ?? []).length === 3, 'three refusals');
-        expect(stdout).not.toContain('received deal.lost');
+        await waitForOutput(stdout, (out) => (out.match(/^refused a delivery: bad or stale signature$/gm) ?? []).length === 3, 'three refusals');
+        expect(stdout()).not.toContain('received deal.lost');
         // Plain HTTP is not served.
         await expect(fetch(`http://127.0.0.1:${port}/webhooks`, { method: 'POST', body })).rejects.toThrow();
-        expect(stderr).not.toMatch(/Error|at \S+ \(/);
+        expect(quickstart.stderr()).not.toMatch(/Error|at \S+ \(/);
       });
     });
   });

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SCOPES, createApiKeysService } from '../../src/domain/teams/api-keys.service.js';
-import { createTeamsService } from '../../src/domain/teams/teams.service.js';
+import { SCOPES } from '../../src/domain/teams/api-keys.types.js';
 import { DIALECTS } from '../support/dialects.js';
 import { createHarness, type Harness } from '../support/harness.js';
+import { registeredApiEndpoints } from '../support/routes.js';
 import {
-  ALL_ROUTES,
   NOT_FOUND_MESSAGES,
+  UNKNOWN_ID,
+  matrixFor,
   bearer,
   createSecurityFixture,
   expectError,
@@ -16,9 +17,33 @@ import {
   pathFor,
   send,
   securityMatrix,
+  type Method,
   type Resource,
   type SecurityFixture,
 } from '../support/security.js';
+
+/** The /api/v1 endpoints the app registers (built once, before the tests are collected): the matrix iterates these. */
+const REGISTERED = await registeredApiEndpoints();
+const SECURED = REGISTERED.filter((endpoint) => endpoint.auth);
+const MATRIX = matrixFor(SECURED);
+
+describe('the security matrix is the app’s own route list', () => {
+  it('every /api/v1 route that takes a key has a matrix entry (a new route cannot escape it)', () => {
+    expect(SECURED.length).toBeGreaterThan(20);
+    expect(MATRIX.missing, 'registered routes without an entry in test/support/security.ts').toEqual([]);
+  });
+
+  it('every matrix entry is a registered route', () => {
+    expect(MATRIX.stale, 'entries of test/support/security.ts that no route serves').toEqual([]);
+  });
+
+  it('each entry asks for the scope its route enforces', () => {
+    for (const route of MATRIX.routes) {
+      const endpoint = SECURED.find((e) => e.method === route.method && e.path === route.path)!;
+      expect(endpoint.auth?.scope ?? null, `${route.method} ${route.path}`).toBe(route.scope);
+    }
+  });
+});
 
 for (const dialect of DIALECTS) {
   describe(`security (${dialect})`, () => {
@@ -33,12 +58,21 @@ for (const dialect of DIALECTS) {
       await h?.close();
     });
 
+    it('the keyless /api/v1 routes are the OpenAPI document and 405 answers for methods a path does not have', async () => {
+      const keyless = REGISTERED.filter((e) => !e.auth && !(e.method === 'GET' && e.path === '/openapi.json'));
+      expect(keyless.length).toBeGreaterThan(0);
+      for (const e of keyless) {
+        const res = await send(h, e.method as Method, e.path.replaceAll(':id', UNKNOWN_ID), { authorization: null });
+        expectError(res, 405, 'METHOD_NOT_ALLOWED');
+      }
+    });
+
     describe('every route, from the shared helper', () => {
-      for (const route of ALL_ROUTES) securityMatrix(route, () => fx);
+      for (const route of MATRIX.routes) securityMatrix(route, () => fx);
     });
 
     describe('authentication runs before the body is read or validated', () => {
-      const writes = ALL_ROUTES.filter((r) => r.method === 'POST' || r.method === 'PUT');
+      const writes = MATRIX.routes.filter((r) => r.method === 'POST' || r.method === 'PUT');
       const badBodies: Array<{ label: string; raw: string; contentType?: string }> = [
         { label: 'malformed JSON', raw: '{"title":' },
         { label: 'a JSON array', raw: '[1,2,3]' },
@@ -159,7 +193,7 @@ for (const dialect of DIALECTS) {
     describe('keys are never echoed', () => {
       it('no response of any route, success or error, carries the key or its hash', async () => {
         const key = fx.own.caller.key;
-        for (const route of ALL_ROUTES) {
+        for (const route of MATRIX.routes) {
           for (const authorization of [bearer(key), `Bearer ${key}x`, `bearer ${key}`, `Basic ${key}`]) {
             const res = await send(h, route.method, pathFor(route, fx), { authorization, body: route.body });
             expect(res.status < 500 || res.status === route.ok, res.text).toBe(true);
@@ -177,7 +211,7 @@ for (const dialect of DIALECTS) {
 
       it('a revoked key is refused on the very next request', async () => {
         const own = await h.team();
-        const keys = createApiKeysService(h.testDb.db.kysely, createTeamsService(h.testDb.db.kysely));
+        const { keys } = h.services;
         const created = await keys.create({ teamId: own.teamId });
         expect((await send(h, 'GET', '/deals', { authorization: bearer(created.key) })).status).toBe(200);
         await keys.revoke(created.id);

@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from '../../src/storage/db.js';
 import { migrateToLatest } from '../../src/storage/migrator.js';
 import { DIALECTS } from '../support/dialects.js';
+import { waitUntil } from '../support/wait.js';
 import { api, ensureBuilt, countDeals, killAllChildren, processDb, seedTeam, runCli, startServe, type ProcessDb, type ServerProcess } from '../support/cli.js';
 
 /**
@@ -41,7 +42,6 @@ function tempDir(): string {
 
 
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface Outcome {
   status?: number;
@@ -147,20 +147,21 @@ describe.each(DIALECTS)('autosales serve on %s', (dialect) => {
 
   it('graceful shutdown: SIGTERM with 20 requests in flight; all complete (201) and the process exits 0', async () => {
     const { teamId, key } = await seedTeam(db.url);
-    const server = await serve(db.url);
+    // Debug level: the server logs each request it accepts ("incoming request"), which the test waits on.
+    const server = await serve(db.url, { env: { LOG_LEVEL: 'debug' } });
     const agent = new http.Agent({ keepAlive: true });
     try {
       // Each request sends its headers and the start of its body now, the rest after the signal.
       const inFlight = Array.from({ length: 20 }, (_, i) =>
         postDeal(server.port, key, agent, { title: `Negócio em voo ${i}`, value: 1000 + i }, 10),
       );
-      // All 20 connections are established and their headers sent; give the server a moment to read
-      // and route them, so they are accepted and waiting for their bodies when the signal comes.
+      // All 20 connections are established and their headers sent; the server has read and routed
+      // them (logged each), so they are accepted and waiting for their bodies when the signal comes.
       await Promise.all(inFlight.map((r) => r.connected));
-      await sleep(300);
+      await waitUntil(() => server.output().split('incoming request').length - 1 >= 20, 10_000, 'the 20 requests to be accepted');
 
       server.child.kill('SIGTERM');
-      await sleep(200); // the server is now closing
+      await waitUntil(() => server.output().includes('"signal":"SIGTERM"'), 10_000, 'the server to begin closing');
       expect(server.child.exitCode, 'the server exited with requests in flight').toBeNull();
       for (const r of inFlight) r.finish();
 

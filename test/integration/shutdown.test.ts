@@ -1,18 +1,16 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKeysService } from '../../src/domain/teams/api-keys.service.js';
-import { createTeamsService } from '../../src/domain/teams/teams.service.js';
-import { createWebhooksService } from '../../src/domain/webhooks/webhooks.service.js';
+import { createServices } from '../../src/app/services.js';
+import { spawnChild, type ChildHandle } from '../support/child.js';
 import { BIN, ROOT, childEnv, ensureBuilt, freePort } from '../support/cli.js';
 import { DIALECTS, openTestDb, type TestDb } from '../support/dialects.js';
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver.js';
-import { waitUntil } from '../support/processes.js';
+import { waitUntil } from '../support/wait.js';
 
 /**
  * Graceful shutdown of a real `autosales serve` under load: four keep-alive clients (load-client.mjs,
@@ -88,30 +86,26 @@ function fire(agent: http.Agent, port: number, key: string, method: string, path
   return { rec, done, finishBody: () => request.end(payload!.slice(sendFirst)) };
 }
 
-interface Serve {
-  child: ChildProcess;
+interface Serve extends ChildHandle {
   port: number;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  /** The log so far (stdout and stderr go to a file: a pipe the busy test process reads late would slow the server down). */
-  log(): string;
 }
 
 /** `autosales serve` with its output in a file; resolves once GET /health answers. */
 async function serve(databaseUrl: string, dir: string, env: Record<string, string>): Promise<Serve> {
   const port = await freePort();
-  const file = join(dir, 'serve.log');
-  const fd = openSync(file, 'w');
-  const child = spawn(process.execPath, [BIN, 'serve'], {
-    cwd: ROOT,
-    env: childEnv({ DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', ...env }),
-    stdio: ['ignore', fd, fd],
-  });
-  closeSync(fd);
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-  const started: Serve = { child, port, exited, log: () => readFileSync(file, 'utf8') };
+  // The log goes to a file: a pipe the busy test process reads late would slow the server down.
+  const started: Serve = {
+    ...spawnChild(process.execPath, [BIN, 'serve'], {
+      cwd: ROOT,
+      env: childEnv({ DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', ...env }),
+      logFile: join(dir, 'serve.log'),
+      name: 'autosales serve',
+    }),
+    port,
+  };
   await waitUntil(
     async () => {
-      if (child.exitCode !== null) throw new Error(`autosales serve exited early:\n${started.log()}`);
+      if (!started.running()) throw new Error(`autosales serve exited early:\n${started.output()}`);
       const res = await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(1_000) }).catch(() => null);
       return res?.status === 200;
     },
@@ -159,13 +153,10 @@ describe.each(DIALECTS)('graceful shutdown under load (%s)', (dialect) => {
     receiver = await startHttpsReceiver();
     dir = mkdtempSync(join(tmpdir(), 'autosales-shutdown-'));
   });
-  let load: ChildProcess | undefined;
+  let load: ChildHandle | undefined;
   afterEach(async () => {
-    if (load && load.exitCode === null && load.signalCode === null) load.kill('SIGKILL');
-    if (server && server.child.exitCode === null && server.child.signalCode === null) {
-      server.child.kill('SIGKILL');
-      await server.exited;
-    }
+    if (load?.running()) await load.stop('SIGKILL');
+    if (server?.running()) await server.stop('SIGKILL');
   });
   afterAll(async () => {
     await receiver?.close();
@@ -174,11 +165,11 @@ describe.each(DIALECTS)('graceful shutdown under load (%s)', (dialect) => {
   });
 
   it('SIGTERM with 200+ requests in flight and a delivery in progress: every accepted request answered (no 5xx), the delivery recorded, exit 0', async () => {
-    const teams = createTeamsService(testDb.db.kysely);
+    const { teams, keys, webhooks } = createServices(testDb.db);
     const team = await teams.create({ name: `Loja carga ${dialect}`, plan: 'autoshopping' });
-    const { key } = await createApiKeysService(testDb.db.kysely, teams).create({ teamId: team.id });
+    const { key } = await keys.create({ teamId: team.id });
     // Only client.created goes to the receiver, which takes 2 s to answer: in progress at SIGTERM.
-    const hook = await createWebhooksService(testDb.db, teams).create({ teamId: team.id, url: receiver.url, events: ['client.created'] });
+    const hook = await webhooks.create({ teamId: team.id, url: receiver.url, events: ['client.created'] });
     receiver.respond(() => ({ status: 200, body: 'ok', delayMs: 2_000 }));
 
     server = await serve(testDb.url, dir, {
@@ -206,23 +197,20 @@ describe.each(DIALECTS)('graceful shutdown under load (%s)', (dialect) => {
     );
     await waitUntil(
       () => {
-        const { accepted } = requestLog(server!.log());
+        const { accepted } = requestLog(server!.output());
         return uploads.every((u) => accepted.has(u.rec.id));
       },
       15_000,
       'the uploads to be accepted',
-      100,
+      { intervalMs: 100 },
     );
 
     // Load: CLIENTS keep-alive agents with SOCKETS_PER_CLIENT loops each, in a process of their own.
     const loadFile = join(dir, `load-${dialect}.json`);
-    load = spawn(process.execPath, [LOAD_CLIENT, String(port), key, dealId.id, String(CLIENTS), String(SOCKETS_PER_CLIENT), loadFile], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    const loadExited = new Promise<number | null>((resolve) => load!.once('exit', (code) => resolve(code)));
-    let loadOut = '';
-    load.stdout!.setEncoding('utf8').on('data', (chunk: string) => (loadOut += chunk));
-    await waitUntil(() => loadOut.includes('warm'), 30_000, 'the load to warm up');
+    const loadClient = spawnChild(process.execPath, [LOAD_CLIENT, String(port), key, dealId.id, String(CLIENTS), String(SOCKETS_PER_CLIENT), loadFile], { name: 'load client' });
+    load = loadClient;
+    const loadExited = loadClient.exited.then(({ code }) => code);
+    await waitUntil(() => loadClient.stdout().includes('warm'), 30_000, 'the load to warm up');
     await receiver.waitFor(1, 15_000); // the delivery is in progress (the receiver holds its answer for 2 s)
 
     const signalAt = Date.now();
@@ -235,10 +223,10 @@ describe.each(DIALECTS)('graceful shutdown under load (%s)', (dialect) => {
     const exitedAt = Date.now();
     const uploaded = await Promise.all(uploads.map((u) => u.done));
     uploadAgent.destroy();
-    expect(await loadExited).toBe(0);
+    expect(await loadExited, loadClient.output()).toBe(0);
     const records = JSON.parse(readFileSync(loadFile, 'utf8')) as Rec[];
     const all = [...records, ...uploaded];
-    const output = server.log();
+    const output = server.output();
     expect(exit, output.slice(-3000)).toEqual({ code: 0, signal: null });
     // Exit code 0 proves the shutdown finished before the 10 s force-exit (which exits 1); no wall-clock target here.
 

@@ -25,7 +25,7 @@ describe('SQLite prepared-statement cache', () => {
     raw.prepare = ((text: string) => {
       prepared.push(text);
       return prepare(text);
-    }) as typeof raw.prepare;
+    });
     db = new Kysely<T>({ dialect: new SqliteDialect({ database: withStatementCache(raw, capacity) }) });
   }
 

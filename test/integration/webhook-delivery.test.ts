@@ -6,8 +6,9 @@ import { createDb } from '../../src/storage/db.js';
 import type { DeliveryAttemptRow, DeliveryRow } from '../../src/storage/database.js';
 import { DIALECTS } from '../support/dialects.js';
 import type { Caller } from '../support/harness.js';
-import type { HttpsReceiver, ReceivedRequest } from '../support/https-receiver.js';
-import { TIMEOUT_MS, createWebhookRig, payloadOf, sleep, type WebhookRig } from '../support/webhooks.js';
+import type { ReceivedRequest } from '../support/https-receiver.js';
+import { waitUntil } from '../support/wait.js';
+import { TIMEOUT_MS, createWebhookRig, payloadOf, type WebhookRig } from '../support/webhooks.js';
 
 /**
  * Webhook delivery end to end: a real HTTPS receiver, a real SMTP listener, the delivery worker
@@ -82,8 +83,7 @@ describe.each(DIALECTS)('webhook delivery (%s)', (dialect) => {
 
   /** Waits (bounded) until at least one e-mail to `address` has arrived. */
   async function waitForMail(address: string, timeoutMs = 5000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (mailsTo(address).length === 0 && Date.now() < deadline) await sleep(20);
+    await waitUntil(() => mailsTo(address).length > 0, timeoutMs, `an e-mail to ${address}`);
   }
 
   async function createDeal(t: Caller, title = 'Jeep Compass 2024 — João Silva'): Promise<string> {
@@ -239,7 +239,7 @@ describe.each(DIALECTS)('webhook delivery (%s)', (dialect) => {
 
     const row = await firstAttemptFails(t, hook.id);
     expect(row).toMatchObject({ error_class: 'redirect', status_code: status, response_body: 'mudou-se' });
-    await sleep(100);
+    // The attempt is over (runOnce awaited it): a followed redirect would already be there.
     expect(target.requests).toEqual([]);
     expect(receiver.requests).toHaveLength(1);
   });
@@ -296,9 +296,12 @@ describe.each(DIALECTS)('webhook delivery (%s)', (dialect) => {
     expect(sixth.slice(0, 5).every((r) => r.next_attempt_at !== null)).toBe(true);
     expect(sixth[5]!.next_attempt_at).toBeNull();
 
+    // The alert is sent before the attempt that disabled the webhook finishes: no second one can follow.
     await waitForMail(address);
-    await sleep(200);
-    for (let i = 0; i < 3; i++) await rig.worker.runOnce();
+    for (let i = 0; i < 3; i++) {
+      rig.clock.advance(100);
+      await rig.worker.runOnce();
+    }
     const mails = mailsTo(address);
     expect(mails).toHaveLength(1);
     expect(mails[0]!.subject).toContain(receiver.url);
@@ -316,7 +319,7 @@ describe.each(DIALECTS)('webhook delivery (%s)', (dialect) => {
     ).id;
     for (let i = 0; i < 4; i++) {
       await rig.worker.runOnce();
-      await sleep(60);
+      rig.clock.advance(60);
     }
     expect(receiver.requests).toHaveLength(seen);
 
@@ -326,7 +329,7 @@ describe.each(DIALECTS)('webhook delivery (%s)', (dialect) => {
     const recovered = await rig.webhooks.recover(hook.id, since);
     expect(recovered.queued).toBe(3);
     expect(await rig.drain({ until: () => receiver.requests.length >= seen + 3, maxRuns: 40 })).toBe(true);
-    await sleep(100);
+    rig.clock.advance(100);
     await rig.drain();
     const after = receiver.requests.slice(seen);
     expect(after.map((r) => payloadOf(r).id).sort()).toEqual([createdId, updatedId, lateId].sort());
@@ -347,7 +350,7 @@ describe.each(DIALECTS)('webhook delivery (%s)', (dialect) => {
     expect(last.body).toBe(createdBody);
     expect(header(last, 'x-service-event-id')).toBe(createdId);
     expectSignedBy(last, hook.secret);
-    await sleep(100);
+    rig.clock.advance(100);
     await rig.drain();
     expect(receiver.requests).toHaveLength(seen + 4);
     expect(mailsTo(address)).toHaveLength(1);
@@ -370,11 +373,11 @@ describe.each(DIALECTS)('webhook delivery (%s)', (dialect) => {
       wonDelivery = (await deliveries(hook.id)).find((d) => d.event_id === wonId);
       if (wonDelivery?.status === 'failed') break;
       expect((await t.put(`/deals/${dealId}`, { title: `Jeep Compass — versão ${i}` })).status).toBe(200);
-      await sleep(60);
+      rig.clock.advance(60);
     }
     expect(wonDelivery).toMatchObject({ status: 'failed', attempts: 6 });
     expect(await webhookStatus(hook.id)).toBe('enabled');
-    await sleep(100);
+    // An alert is sent within the attempt that disables (awaited by runOnce): none came.
     expect(mailsTo(address)).toHaveLength(0);
 
     await rig.drain();
@@ -409,7 +412,6 @@ describe.each(DIALECTS)('webhook delivery (%s)', (dialect) => {
     expect(await webhookStatus(hook.id)).toBe('enabled');
     expect(new Set(receiver.requests.map((r) => payloadOf(r).id)).size).toBe(8);
     expect(receiver.requests.length).toBe((await attemptRows(hook.id)).length);
-    await sleep(100);
     expect(mailsTo(address)).toHaveLength(0);
   });
 
@@ -450,7 +452,6 @@ describe.each(DIALECTS)('webhook delivery (%s)', (dialect) => {
     await rig.drain({ worker: guarded, until: async () => (await attemptRows(byIp.id)).length >= 3, maxRuns: 30 });
     expect((await attemptRows(byName.id)).every((r) => r.error_class === 'blocked')).toBe(true);
     expect((await attemptRows(byIp.id)).every((r) => r.error_class === 'blocked')).toBe(true);
-    await sleep(50);
     expect(receiver.requests).toEqual([]);
 
     // Each blocked attempt is a warn line naming the webhook, the host and the reason (and the way out); never the secret.
@@ -549,8 +550,8 @@ describe.each(DIALECTS)('webhook delivery (%s)', (dialect) => {
       workerA.start();
       workerB.start();
       await receiver.waitFor(total, 20_000);
-      await sleep(300);
     } finally {
+      // stop() waits for the attempts in flight: a duplicate on its way would be counted below.
       await Promise.all([workerA.stop(), workerB.stop()]);
       await Promise.all([dbA.close(), dbB.close()]);
     }

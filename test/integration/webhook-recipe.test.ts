@@ -1,12 +1,12 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../support/dialects.js';
-import { ROOT, api, childEnv, ensureBuilt, freePort, killAllChildren, processDb, runCli, runCliJson, startServe, track, type ProcessDb, type ServerProcess } from '../support/cli.js';
+import { spawnChild } from '../support/child.js';
+import { ROOT, api, childEnv, ensureBuilt, freePort, killAllChildren, processDb, runCli, runCliJson, startServe, type ProcessDb, type ServerProcess } from '../support/cli.js';
 import { recipeCertificate } from '../support/docs.js';
-import { waitUntil } from '../support/processes.js';
+import { waitUntil } from '../support/wait.js';
 
 /**
  * docs/webhooks.md, "Try it on your machine", as a newcomer follows it: the certificate from the
@@ -64,32 +64,28 @@ describe.each(DIALECTS)('the local receiver recipe of docs/webhooks.md (%s)', (d
     expect(webhookId, created.stdout).toBeDefined();
 
     // 4. The receiver: the SDK quick start, from the checkout.
-    const child = track(
-      spawn(process.execPath, ['packages/sdk/examples/quickstart.mjs'], {
-        cwd: ROOT,
-        env: childEnv({
-          TLS_KEY_FILE: keyFile,
-          TLS_CERT_FILE: certFile,
-          AUTOSALES_URL: server.url,
-          AUTOSALES_API_KEY: demo.key,
-          AUTOSALES_WEBHOOK_SECRET: secret,
-          RECEIVER_PORT: String(port),
-        }),
-        stdio: ['ignore', 'pipe', 'pipe'],
+    const quickstart = spawnChild(process.execPath, ['packages/sdk/examples/quickstart.mjs'], {
+      cwd: ROOT,
+      env: childEnv({
+        TLS_KEY_FILE: keyFile,
+        TLS_CERT_FILE: certFile,
+        AUTOSALES_URL: server.url,
+        AUTOSALES_API_KEY: demo.key,
+        AUTOSALES_WEBHOOK_SECRET: secret,
+        RECEIVER_PORT: String(port),
       }),
-    );
-    let out = '';
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-    const received = (type: string) => out.split('\n').filter((line) => line.startsWith(`received ${type} evt_`));
+      name: 'the SDK quick start',
+    });
+    const out = () => quickstart.output();
+    const received = (type: string) => out().split('\n').filter((line) => line.startsWith(`received ${type} evt_`));
     const printed = (type: string) => () => received(type).length > 0;
 
     await waitUntil(printed('deal.created'), 15_000, 'the receiver printing deal.created');
     await waitUntil(printed('client.created'), 5_000, 'the receiver printing client.created');
     // The deal listing may come before or after the deliveries.
-    await waitUntil(() => out.includes('lead Toyota Corolla XEi 2024 Ana Beatriz Souza'), 10_000, 'the deal listing');
-    expect(out).toContain(`webhook receiver on https://localhost:${port}/`);
-    expect(out).not.toContain('refused');
+    await waitUntil(() => out().includes('lead Toyota Corolla XEi 2024 Ana Beatriz Souza'), 10_000, 'the deal listing');
+    expect(out()).toContain(`webhook receiver on https://localhost:${port}/`);
+    expect(out()).not.toContain('refused');
 
     // 5. Win the deal: deal.updated and deal.won arrive; every attempt so far is a 204.
     const list = await api(server.url, demo.key, 'GET', '/api/v1/deals?search=corolla');
@@ -125,7 +121,7 @@ describe.each(DIALECTS)('the local receiver recipe of docs/webhooks.md (%s)', (d
     server = await startServe(db.url, { env: serveEnv(certFile) });
     const resend = await runCli(db.url, ['webhooks', 'resend', failed.event_id]);
     expect(resend.code, resend.stderr).toBe(0);
-    await waitUntil(() => out.includes(`received deal.created ${failed.event_id}`), 15_000, 'the receiver printing the resent event');
+    await waitUntil(() => out().includes(`received deal.created ${failed.event_id}`), 15_000, 'the receiver printing the resent event');
     await waitUntil(async () => (await runCliJson<any[]>(db.url, ['webhooks', 'attempts', webhookId!, '--json', '--limit', '1']))[0].status_code === 204, 10_000, 'the resent attempt logged');
     const [resent, superseded] = await runCliJson<any[]>(db.url, ['webhooks', 'attempts', webhookId!, '--json', '--limit', '2']);
     expect(resent).toMatchObject({ event_id: failed.event_id, attempt: 1, status_code: 204, next_attempt_at: null });

@@ -13,6 +13,7 @@ import { generate } from 'selfsigned';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createWebhookSender, type SendResult } from '../../src/worker/webhook-sender.js';
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver.js';
+import { sleep, waitUntil } from '../support/wait.js';
 
 const TIMEOUT_MS = 300;
 const originalExtraCa = process.env.NODE_EXTRA_CA_CERTS;
@@ -72,12 +73,11 @@ async function startCountingTcp() {
   };
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Polls `check` every 10 ms for up to 2 s. */
-async function waitFor(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !check(); i += 1) await sleep(10);
-}
+/**
+ * The short sleeps below follow a refused or redirected attempt and check that nothing reaches the
+ * server afterwards: there is no event to wait for, only a moment for any stray bytes to arrive.
+ */
+const settle = () => sleep(50);
 
 beforeAll(async () => {
   receiver = await startHttpsReceiver();
@@ -145,7 +145,7 @@ describe('webhook sender: delivery outcomes', () => {
     receiver.respond((req) => (req.url === '/hook' ? { status, headers: { location } } : { status: 200 }));
     const result = await trustingSender().send(receiver.url, '{}', {});
     expect(result).toMatchObject({ ok: false, statusCode: status, errorClass: 'redirect' });
-    await sleep(100);
+    await settle();
     expect(receiver.requests.map((r) => r.url)).toEqual(['/hook']);
   });
 
@@ -215,7 +215,7 @@ describe('webhook sender: SSRF guard', () => {
         );
         expect(result).toMatchObject({ ok: false, statusCode: null, errorClass: 'blocked', responseBody: null });
       }
-      await sleep(50);
+      await settle();
       expect(hits).toBe(0);
     } finally {
       await new Promise<void>((resolve) => plain.close(() => resolve()));
@@ -236,7 +236,7 @@ describe('webhook sender: SSRF guard', () => {
     const result = await sender.send(makeUrl(receiver.port), '{"id":"evt_x"}', { 'X-Service-Signature': 'secret-ish' });
     expect(result).toMatchObject({ ok: false, statusCode: null, errorClass: 'blocked', responseBody: null });
     expectShape(result);
-    await sleep(100);
+    await settle();
     expect(receiver.requests).toHaveLength(0);
   });
 
@@ -257,12 +257,12 @@ describe('webhook sender: SSRF guard', () => {
       } finally {
         setDefaultAutoSelectFamily(autoSelect);
       }
-      await sleep(50);
+      await settle();
       expect(tcp.connections).toBe(0); // refused at lookup: no TCP connection at all
 
       const byIp = await sender.send(`https://127.0.0.1:${port}/hook`, '{}', {});
       expect(byIp.errorClass).toBe('blocked');
-      await sleep(50);
+      await settle();
       expect(tcp.bytes).toBe(0); // refused on connect: not even a TLS ClientHello
     } finally {
       await tcp.close();
@@ -280,7 +280,7 @@ describe('webhook sender: SSRF guard', () => {
       expect(v6.url).toBe(`https://[::1]:${v6.port}/hook`);
       const blocked = await trustingSender(false).send(v6.url, '{}', {});
       expect(blocked).toMatchObject({ ok: false, errorClass: 'blocked' });
-      await sleep(100);
+      await settle();
       expect(v6.requests).toHaveLength(0);
 
       const allowed = await trustingSender(true).send(v6.url, '{}', {});
@@ -311,8 +311,8 @@ describe('webhook sender: SSRF guard', () => {
       // Parallel attempts to one origin: each opens (and has checked) a connection of its own.
       const parallel = await Promise.all([0, 1, 2].map(() => sender.send(`https://127.0.0.1:${port}/hook`, '{}', {})));
       expect(parallel.map((r) => r.errorClass)).toEqual(['blocked', 'blocked', 'blocked']);
-      await waitFor(() => tcp.connections >= 6);
-      await sleep(50);
+      await waitUntil(() => tcp.connections >= 6, 2_000, 'six connections');
+      await settle();
       expect(tcp.connections).toBe(6);
       expect(tcp.bytes).toBe(0); // not even a TLS ClientHello on any of them
       sender.close();
@@ -327,7 +327,7 @@ describe('webhook sender: SSRF guard', () => {
     // The permissive sender now holds an idle connection to the receiver; the guarded one must not use it.
     const guarded = trustingSender(false);
     expect((await guarded.send(receiver.url, 'b', {})).errorClass).toBe('blocked');
-    await sleep(50);
+    await settle();
     expect(receiver.requests.map((r) => r.body)).toEqual(['a']);
     permissive.close();
     guarded.close();

@@ -1,15 +1,16 @@
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DELIVERIES_CHANNEL } from '../../src/domain/events/delivery-signal.js';
-import { createDealsService } from '../../src/domain/deals/deals.service.js';
+import { createServices } from '../../src/app/services.js';
 import { listenForDeliveries } from '../../src/worker/delivery-listener.js';
 import type { DeliveryWorker } from '../../src/worker/delivery-worker.js';
 import { ensureBuilt, killAllChildren } from '../support/cli.js';
 import { DIALECTS, openTestDb, type TestDb } from '../support/dialects.js';
 import type { HttpsReceiver } from '../support/https-receiver.js';
 import { startHttpsReceiver } from '../support/https-receiver.js';
-import { seedWebhookTeam, startWorker, waitUntil, type WorkerProcess } from '../support/processes.js';
-import { captureLogger, createWebhookRig, payloadOf, sleep, type WebhookRig } from '../support/webhooks.js';
+import { seedWebhookTeam, startWorker, type WorkerProcess } from '../support/processes.js';
+import { sleep, waitUntil } from '../support/wait.js';
+import { captureLogger, createWebhookRig, payloadOf, type WebhookRig } from '../support/webhooks.js';
 
 /**
  * Issue 6: a commit that queues deliveries wakes the worker (in-process signal on SQLite, NOTIFY
@@ -17,7 +18,9 @@ import { captureLogger, createWebhookRig, payloadOf, sleep, type WebhookRig } fr
  *
  * No speed assertions: the poll interval is set to 60 s, so that a delivery arriving well inside
  * that window can only have been claimed because of the wake. Every bound below is far below 60 s
- * and far above what the work takes, so a loaded machine only makes the tests slower.
+ * and far above what the work takes, so a loaded machine only makes the tests slower. The few
+ * sleeps let a worker finish its start-up claims (an internal state with nothing to wait on), so that
+ * what arrives afterwards can only be the wake's doing, or check that nothing comes after a close.
  */
 
 const LONG_POLL_MS = 60_000;
@@ -160,7 +163,7 @@ describe.runIf(DIALECTS.includes('postgres'))('PostgreSQL LISTEN/NOTIFY', () => 
     await sleep(300);
 
     // Written by this process (another one than the worker): only NOTIFY can tell the worker.
-    const deals = createDealsService(db.db);
+    const { deals } = createServices(db.db);
     for (let i = 1; i <= 2; i += 1) {
       const deal = await deals.create(seeded.teamId, { title: `Corolla ${i} — via NOTIFY` });
       const left = listeningAt + WAKE_WINDOW_MS - Date.now();

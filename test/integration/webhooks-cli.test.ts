@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, openTestDb, type TestDb } from '../support/dialects.js';
 import { api, ensureBuilt, killAllChildren, runCli, runCliJson, startServe, type CliResult, type ServerProcess } from '../support/cli.js';
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver.js';
-import { killAllWorkers, stockSignatureCheck, waitUntil } from '../support/processes.js';
+import { killAllWorkers, stockSignatureCheck } from '../support/processes.js';
+import { waitUntil } from '../support/wait.js';
 
 /**
  * `autosales webhooks …` as an operator types it (issue 3, point 2): one child process per command

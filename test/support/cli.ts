@@ -1,4 +1,4 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -6,11 +6,15 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { createApiKeysService } from '../../src/domain/teams/api-keys.service.js';
-import { createTeamsService } from '../../src/domain/teams/teams.service.js';
+import { createServices } from '../../src/app/services.js';
 import { createDb } from '../../src/storage/db.js';
 import { migrateToLatest } from '../../src/storage/migrator.js';
+import { spawnChild, type ChildHandle } from './child.js';
 import { withSearchPath } from './dialects.js';
+import { waitUntil } from './wait.js';
+
+/** The child exited while a test waited for it to become ready: no point waiting longer. */
+class ExitedEarly extends Error {}
 
 /**
  * Helpers for tests that run the *built* program as a separate process (`node bin/autosales.js …`),
@@ -85,7 +89,7 @@ export function ensureBuilt(): void {
       } catch (error) {
         // tsc emits even with type errors; such errors are reported, not fatal, as long as dist/ exists.
         const output = String((error as { stdout?: Buffer }).stdout ?? '') + String((error as { stderr?: Buffer }).stderr ?? '');
-        if (!existsSync(main)) throw new Error(`npm run build failed and dist/cli/main.js is missing:\n${output}`);
+        if (!existsSync(main)) throw new Error(`npm run build failed and dist/cli/main.js is missing:\n${output}`, { cause: error });
         process.stderr.write(`warning: npm run build reported errors (dist/ was emitted anyway):\n${output}\n`);
       }
     }
@@ -99,29 +103,8 @@ export function ensureBuilt(): void {
 // ---------------------------------------------------------------------------------------------
 // Child processes
 
-const children = new Set<ChildProcess>();
-
-/** Registers a child so `killAllChildren` (and process exit) never leaves it running. */
-export function track(child: ChildProcess): ChildProcess {
-  children.add(child);
-  child.once('exit', () => children.delete(child));
-  return child;
-}
-
-/** Kills (SIGKILL) every child still running. Safe to call more than once. */
-export function killAllChildren(): void {
-  for (const child of children) {
-    if (child.exitCode === null && child.signalCode === null) {
-      try {
-        child.kill('SIGKILL');
-      } catch {
-        /* already gone */
-      }
-    }
-  }
-  children.clear();
-}
-process.once('exit', killAllChildren);
+/** Children are spawned and tracked by ./child.ts; `killAllChildren` (also re-exported here) ends them all. */
+export { killAllChildren, track } from './child.js';
 
 /** The environment for a child: ours, minus the variables the program reads (config.ts), plus `env` (undefined removes). */
 export function childEnv(env: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
@@ -161,31 +144,23 @@ function guardedEnv(cwd: string, env: Record<string, string | undefined>): NodeJ
 }
 
 /** Runs `node bin/autosales.js ...args` with DATABASE_URL and resolves when it exits. */
-export function runCli(databaseUrl: string | undefined, args: string[], options: CliOptions = {}): Promise<CliResult> {
+export async function runCli(databaseUrl: string | undefined, args: string[], options: CliOptions = {}): Promise<CliResult> {
   const cwd = options.cwd ?? ROOT;
   const env = guardedEnv(cwd, { DATABASE_URL: databaseUrl, ...options.env });
-  return new Promise((resolve, reject) => {
-    const child = track(
-      spawn(process.execPath, [BIN, ...args], {
-        cwd,
-        env,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      }),
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20_000);
-    child.once('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.once('close', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, stdout, stderr });
-    });
+  const run = spawnChild(process.execPath, [BIN, ...args], { cwd, env, name: `autosales ${args.join(' ')}` });
+  const timer = setTimeout(() => run.child.kill('SIGKILL'), options.timeoutMs ?? 20_000);
+  // 'close' (not 'exit'): both streams are fully read.
+  const closed = new Promise<void>((resolve, reject) => {
+    run.child.once('error', reject);
+    run.child.once('close', () => resolve());
   });
+  try {
+    await closed;
+  } finally {
+    clearTimeout(timer);
+  }
+  const { code, signal } = await run.exited;
+  return { code, signal, stdout: run.stdout(), stderr: run.stderr() };
 }
 
 /** Runs the CLI and parses its stdout as one JSON value; fails loudly with both streams otherwise. */
@@ -215,21 +190,10 @@ export function freePort(): Promise<number> {
   });
 }
 
-export interface ServerProcess {
-  child: ChildProcess;
+export interface ServerProcess extends ChildHandle {
   port: number;
   /** `http://127.0.0.1:<port>` */
   url: string;
-  /** Everything the process wrote to stdout and stderr so far. */
-  output(): string;
-  stdout(): string;
-  stderr(): string;
-  /** Resolves when the process has exited. */
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  /** Waits (bounded) for the process to exit by itself; SIGKILL and throw if it does not. */
-  waitExit(timeoutMs?: number): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  /** Sends a signal (only if still running) and waits (bounded) for the exit; SIGKILL and throw if it does not come. */
-  stop(signal?: NodeJS.Signals, timeoutMs?: number): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
 export interface ServeOptions {
@@ -238,14 +202,6 @@ export interface ServeOptions {
   /** How long to wait for GET /health to answer 200. */
   readyTimeoutMs?: number;
 }
-
-/** Waits for a child to exit, up to `ms`; resolves null on timeout. */
-function exitOf(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
-  return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Starts `autosales serve` on a free port (HOST 127.0.0.1, LOG_LEVEL warn unless `env` says otherwise),
@@ -256,63 +212,24 @@ export async function startServe(databaseUrl: string | undefined, options: Serve
   const port = await freePort();
   const cwd = options.cwd ?? ROOT;
   const env = guardedEnv(cwd, { DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...options.env });
-  const child = track(
-    spawn(process.execPath, [BIN, 'serve'], {
-      cwd,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    }),
-  );
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const exited = exitOf(child);
-  const url = `http://127.0.0.1:${port}`;
-  const server: ServerProcess = {
-    child,
-    port,
-    url,
-    output: () => stdout + stderr,
-    stdout: () => stdout,
-    stderr: () => stderr,
-    exited,
-    async waitExit(timeoutMs = 15_000) {
-      const result = await Promise.race([exited, sleep(timeoutMs).then(() => null)]);
-      if (result) return result;
-      child.kill('SIGKILL');
-      await exited;
-      throw new Error(`autosales serve did not exit within ${timeoutMs} ms\n${stdout}${stderr}`);
+  const server: ServerProcess = { ...spawnChild(process.execPath, [BIN, 'serve'], { cwd, env, name: 'autosales serve' }), port, url: `http://127.0.0.1:${port}` };
+  await waitUntil(
+    async () => {
+      if (!server.running()) throw new ExitedEarly(`autosales serve exited (${server.child.exitCode ?? server.child.signalCode}) before answering /health\n${server.output()}`);
+      const res = await fetch(`${server.url}/health`, { signal: AbortSignal.timeout(1_000) }).catch(() => null);
+      await res?.body?.cancel();
+      return res?.status === 200;
     },
-    async stop(signal = 'SIGTERM', timeoutMs = 15_000) {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-      const result = await Promise.race([exited, sleep(timeoutMs).then(() => null)]);
-      if (result) return result;
-      child.kill('SIGKILL');
-      await exited;
-      throw new Error(`autosales serve did not exit within ${timeoutMs} ms of ${signal}\n${stdout}${stderr}`);
-    },
-  };
-
-  let done = false;
-  void exited.then(() => (done = true));
-  const deadline = Date.now() + (options.readyTimeoutMs ?? 20_000);
-  while (Date.now() < deadline) {
-    if (done) {
-      throw new Error(`autosales serve exited (${child.exitCode ?? child.signalCode}) before answering /health\n${stdout}${stderr}`);
-    }
-    try {
-      const res = await fetch(`${url}/health`, { signal: AbortSignal.timeout(1_000) });
-      if (res.status === 200) return server;
-      await res.body?.cancel();
-    } catch {
-      /* not listening yet */
-    }
-    await sleep(50);
-  }
-  child.kill('SIGKILL');
-  await exited;
-  throw new Error(`autosales serve did not answer /health within ${options.readyTimeoutMs ?? 20_000} ms\n${stdout}${stderr}`);
+    options.readyTimeoutMs ?? 20_000,
+    'GET /health of autosales serve',
+    { failFast: (error) => error instanceof ExitedEarly },
+  ).catch(async (error: unknown) => {
+    server.child.kill('SIGKILL');
+    await server.exited;
+    if (error instanceof ExitedEarly) throw error;
+    throw new Error(`${(error as Error).message}\n${server.output()}`, { cause: error });
+  });
+  return server;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -358,7 +275,7 @@ export async function processDb(dialect: 'sqlite' | 'postgres'): Promise<Process
     };
   }
   const dir = mkdtempSync(join(tmpdir(), 'autosales-proc-'));
-  return { url: `sqlite:${join(dir, 'x.db')}`, dir, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
+  return { url: `sqlite:${join(dir, 'x.db')}`, dir, cleanup: () => Promise.resolve(rmSync(dir, { recursive: true, force: true })) };
 }
 
 /** A small authenticated HTTP client for a running server. */
@@ -398,8 +315,7 @@ export async function seedTeam(url: string, plan = 'starter'): Promise<{ teamId:
   const db = createDb(url, { poolMax: 2 });
   try {
     await migrateToLatest(db);
-    const teams = createTeamsService(db.kysely);
-    const keys = createApiKeysService(db.kysely, teams);
+    const { teams, keys } = createServices(db);
     const team = await teams.create({ name: `Loja processo ${++seededTeams} ${Date.now().toString(36)}`, plan });
     const created = await keys.create({ teamId: team.id });
     return { teamId: team.id, key: created.key };

@@ -1,7 +1,7 @@
-import type { FastifyInstance, InjectOptions } from 'fastify';
+import type { FastifyInstance, InjectOptions, RouteOptions } from 'fastify';
 import { buildApp } from '../../src/app.js';
-import { createApiKeysService } from '../../src/domain/teams/api-keys.service.js';
-import { createTeamsService } from '../../src/domain/teams/teams.service.js';
+import { createServices, type Services } from '../../src/app/services.js';
+import type { Clock } from '../../src/domain/shared/clock.js';
 import type { DialectName } from '../../src/storage/dialect.js';
 import { openTestDb, type TestDb } from './dialects.js';
 import { createResponseValidator } from './openapi-validator.js';
@@ -25,6 +25,10 @@ export interface Caller {
 export interface Harness {
   app: FastifyInstance;
   testDb: TestDb;
+  /** The services the app runs on (the composition root's), for seeding and direct checks. */
+  services: Services;
+  /** Every route the app registered, as registered (methods, URL, config). */
+  routes: RouteOptions[];
   /** A new team with a key (all scopes unless given): every test works in its own team. */
   team(options?: { plan?: string; scopes?: string[] }): Promise<Caller>;
   /** Another key of an existing team. */
@@ -47,9 +51,12 @@ export async function injectJson<T = any>(app: FastifyInstance, options: InjectO
   return { status: res.statusCode, headers: res.headers, body: body as T, text: res.body };
 }
 
-export async function createHarness(dialect: DialectName): Promise<Harness> {
+export async function createHarness(dialect: DialectName, options: { clock?: Clock } = {}): Promise<Harness> {
   const testDb = await openTestDb(dialect);
-  const app = await buildApp({ db: testDb.db });
+  const services = createServices(testDb.db, options);
+  const { teams, keys } = services;
+  const routes: RouteOptions[] = [];
+  const app = await buildApp({ db: testDb.db, services, onRoute: (route) => void routes.push(route) });
   // Every answer the suite receives is checked against the service's own OpenAPI document.
   app.addHook('onSend', async (request, reply, payload) => {
     reply.header('x-test-route', request.routeOptions.url ?? '');
@@ -57,8 +64,6 @@ export async function createHarness(dialect: DialectName): Promise<Harness> {
   });
   const doc = (await app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();
   const validator = createResponseValidator(doc);
-  const teams = createTeamsService(testDb.db.kysely);
-  const keys = createApiKeysService(testDb.db.kysely, teams);
 
   async function inject<T>(options: InjectOptions): Promise<Response<T>> {
     const res = await injectJson<T>(app, options);
@@ -85,6 +90,8 @@ export async function createHarness(dialect: DialectName): Promise<Harness> {
   return {
     app,
     testDb,
+    services,
+    routes,
     inject,
     async key(teamId, scopes) {
       const created = await keys.create({ teamId, scopes });

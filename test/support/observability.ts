@@ -1,5 +1,5 @@
 import { pino, type Logger } from 'pino';
-import { LOG_REDACT } from '../../src/server.js';
+import { createLogger } from '../../src/process/logger.js';
 
 /** A pino logger configured as the server's (same redaction), writing JSON lines into memory. */
 export interface CapturedLogs {
@@ -12,7 +12,7 @@ export interface CapturedLogs {
 
 export function captureLogs(level: pino.LevelWithSilent = 'info'): CapturedLogs {
   const raw: string[] = [];
-  const logger = pino({ level, redact: LOG_REDACT }, { write: (line: string) => void raw.push(line) });
+  const logger = createLogger(level, { write: (line: string) => void raw.push(line) });
   return {
     logger,
     raw,

@@ -1,81 +1,25 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { createTeamsService } from '../../src/domain/teams/teams.service.js';
-import { createApiKeysService } from '../../src/domain/teams/api-keys.service.js';
-import { createWebhooksService } from '../../src/domain/webhooks/webhooks.service.js';
+import { createServices } from '../../src/app/services.js';
 import type { Db } from '../../src/storage/db.js';
-import { BIN, ROOT, childEnv, killAllChildren, track } from './cli.js';
+import { killAllChildren, spawnChild, type ChildHandle } from './child.js';
+import { BIN, ROOT, childEnv } from './cli.js';
 
 /**
  * More helpers for tests that run the built program as separate processes (see ./cli.ts):
- * `autosales worker` as a child, bounded polling, an independent HMAC check and in-process seeding.
+ * `autosales worker` as a child, an independent HMAC check and in-process seeding.
  */
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // ---------------------------------------------------------------------------------------------
 // `autosales worker`
 
-/** Worker children are tracked with the other children: `killAllChildren` from ./cli.js ends them too. */
+/** Worker children are tracked with the other children: `killAllChildren` from ./child.js ends them too. */
 export const killAllWorkers = killAllChildren;
 
-export interface WorkerProcess {
-  child: ChildProcess;
-  output(): string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  /** Sends a signal (if still running) and waits (bounded) for the exit; SIGKILL and throw if it does not come. */
-  stop(signal?: NodeJS.Signals, timeoutMs?: number): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
+export type WorkerProcess = ChildHandle;
 
 /** Starts `autosales worker` (LOG_LEVEL warn unless `env` says otherwise). Does not wait for anything. */
 export function startWorker(databaseUrl: string, env: Record<string, string | undefined> = {}): WorkerProcess {
-  const child = spawn(process.execPath, [BIN, 'worker'], {
-    cwd: ROOT,
-    env: childEnv({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', ...env }),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  track(child);
-  let output = '';
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => {
-      resolve({ code, signal });
-    }),
-  );
-  return {
-    child,
-    output: () => output,
-    exited,
-    async stop(signal = 'SIGTERM', timeoutMs = 15_000) {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-      const result = await Promise.race([exited, sleep(timeoutMs).then(() => null)]);
-      if (result) return result;
-      child.kill('SIGKILL');
-      await exited;
-      throw new Error(`autosales worker did not exit within ${timeoutMs} ms of ${signal}\n${output}`);
-    },
-  };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Waiting
-
-/** Polls `check` until it returns a truthy value (returned), or throws after `timeoutMs`. */
-export async function waitUntil<T>(check: () => T | Promise<T>, timeoutMs: number, what: string, intervalMs = 50): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await check();
-      if (value) return value as NonNullable<T>;
-      last = value;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} (last: ${String(last)})`);
-    await sleep(intervalMs);
-  }
+  return spawnChild(process.execPath, [BIN, 'worker'], { cwd: ROOT, env: childEnv({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', ...env }), name: 'autosales worker' });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -103,9 +47,7 @@ export async function seedWebhookTeam(
   url: string,
   options: { alertEmail?: string; events?: string[] } = {},
 ): Promise<{ teamId: string; key: string; webhookId: string; secret: string }> {
-  const teams = createTeamsService(db.kysely);
-  const keys = createApiKeysService(db.kysely, teams);
-  const webhooks = createWebhooksService(db, teams);
+  const { teams, keys, webhooks } = createServices(db);
   const team = await teams.create({ name: `Loja webhooks ${++seq} ${Date.now().toString(36)}`, alertEmail: options.alertEmail ?? null });
   const key = await keys.create({ teamId: team.id });
   const hook = await webhooks.create({ teamId: team.id, url, events: options.events });

@@ -1,15 +1,19 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { killAllChildren, spawnChild, type ChildHandle } from './child.js';
 import { freePort } from './cli.js';
+import { waitUntil } from './wait.js';
+
+class ExitedAtStart extends Error {}
 
 /**
  * A throwaway `redis-server` of the test's own, on its own port, with no persistence, so that a test
  * can stop it mid-run and start it again on the same port, and never touches the shared Redis on
  * 6379. Every server started here is SIGKILLed by `killAllRedis()` (call it in `afterAll`) and again
- * when the worker exits.
+ * when the test process exits.
  */
 
 /** True when the `redis-server` binary is on the PATH (tests that need one skip otherwise). */
@@ -22,23 +26,8 @@ export const HAS_REDIS_SERVER: boolean = (() => {
   }
 })();
 
-const servers = new Set<ChildProcess>();
-
-export function killAllRedis(): void {
-  for (const child of servers) {
-    if (child.exitCode === null && child.signalCode === null) {
-      try {
-        child.kill('SIGKILL');
-      } catch {
-        /* already gone */
-      }
-    }
-  }
-  servers.clear();
-}
-process.once('exit', killAllRedis);
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Servers are children of ./child.ts: `killAllChildren` ends them too. */
+export const killAllRedis = killAllChildren;
 
 /** One PING over a raw socket: true when the server answers +PONG within `ms`. */
 export function pingRedis(port: number, ms = 500): Promise<boolean> {
@@ -79,39 +68,37 @@ export interface ThrowawayRedis {
 export async function startThrowawayRedis(): Promise<ThrowawayRedis> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'autosales-redis-'));
-  let child: ChildProcess | null = null;
-  let output = '';
+  let server: ChildHandle | null = null;
 
   async function start(): Promise<void> {
-    if (child && child.exitCode === null && child.signalCode === null) return;
-    output = '';
-    const spawned = spawn(
+    if (server?.running()) return;
+    const spawned = spawnChild(
       'redis-server',
       ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--loglevel', 'warning'],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
+      { name: `redis-server on ${port}` },
     );
-    child = spawned;
-    servers.add(spawned);
-    spawned.once('exit', () => servers.delete(spawned));
-    spawned.stdout!.setEncoding('utf8').on('data', (c: string) => (output += c));
-    spawned.stderr!.setEncoding('utf8').on('data', (c: string) => (output += c));
-    const deadline = Date.now() + 10_000;
-    while (Date.now() < deadline) {
-      if (spawned.exitCode !== null || spawned.signalCode !== null) throw new Error(`redis-server on ${port} exited at start:\n${output}`);
-      if (await pingRedis(port)) return;
-      await sleep(50);
-    }
-    spawned.kill('SIGKILL');
-    throw new Error(`redis-server on ${port} did not answer PING within 10 s:\n${output}`);
+    server = spawned;
+    await waitUntil(
+      async () => {
+        if (!spawned.running()) throw new ExitedAtStart(`redis-server on ${port} exited at start:\n${spawned.output()}`);
+        return pingRedis(port);
+      },
+      10_000,
+      `redis-server on ${port} to answer PING`,
+      { intervalMs: 50, failFast: (error) => error instanceof ExitedAtStart },
+    ).catch(async (error: unknown) => {
+      await spawned.stop('SIGKILL');
+      throw error;
+    });
   }
 
+  /** SIGTERM, SIGKILL after 5 s; resolves once it has exited. */
   async function stop(): Promise<void> {
-    const current = child;
-    if (!current || current.exitCode !== null || current.signalCode !== null) return;
-    const exited = new Promise<void>((r) => current.once('exit', () => r()));
-    current.kill('SIGTERM');
-    const timer = setTimeout(() => current.kill('SIGKILL'), 5_000);
-    await exited;
+    const current = server;
+    if (!current?.running()) return;
+    current.child.kill('SIGTERM');
+    const timer = setTimeout(() => current.child.kill('SIGKILL'), 5_000);
+    await current.exited;
     clearTimeout(timer);
   }
 
@@ -119,8 +106,8 @@ export async function startThrowawayRedis(): Promise<ThrowawayRedis> {
   return {
     port,
     url: `redis://127.0.0.1:${port}`,
-    running: () => !!child && child.exitCode === null && child.signalCode === null,
-    output: () => output,
+    running: () => server?.running() ?? false,
+    output: () => server?.output() ?? '',
     stop,
     start,
     async dispose() {

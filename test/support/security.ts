@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { InjectOptions } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { createApiKeysService, SCOPES, type Scope } from '../../src/domain/teams/api-keys.service.js';
-import { createTeamsService } from '../../src/domain/teams/teams.service.js';
+import { SCOPES, type Scope } from '../../src/domain/teams/api-keys.types.js';
 import type { Caller, Harness, Response } from './harness.js';
+import { expectError } from './expect.js';
+import type { ApiEndpoint } from './routes.js';
 
 /**
  * The one security helper every route's test is built from (STYLE.md, after unkey): no key, bad
@@ -79,7 +80,26 @@ export const ANNOUNCED_ROUTES: readonly SecuredRoute[] = ANNOUNCED_ENDPOINTS.map
   ok: 501,
 }));
 
+/** The matrix's catalogue: every route of the contract that takes a key, with what it needs and answers. */
 export const ALL_ROUTES: readonly SecuredRoute[] = [...RESOURCE_ROUTES, ...ANNOUNCED_ROUTES];
+
+const endpointKey = (method: string, path: string) => `${method} ${path}`;
+
+/**
+ * The matrix for the routes the app really registers (see ./routes.ts): the catalogue entry of each
+ * authenticated endpoint; `missing` lists registered endpoints the catalogue lacks (a new route that
+ * would escape the matrix), `stale` catalogue entries no route serves.
+ */
+export function matrixFor(secured: readonly ApiEndpoint[]): { routes: SecuredRoute[]; missing: string[]; stale: string[] } {
+  const catalogue = new Map(ALL_ROUTES.map((route) => [endpointKey(route.method, route.path), route]));
+  const registered = new Set(secured.map((e) => endpointKey(e.method, e.path)));
+  const routes = secured.flatMap((e) => catalogue.get(endpointKey(e.method, e.path)) ?? []);
+  return {
+    routes,
+    missing: [...registered].filter((key) => !catalogue.has(key)),
+    stale: [...catalogue.keys()].filter((key) => !registered.has(key)),
+  };
+}
 
 /** An id in UUID form that names no record anywhere. */
 export const UNKNOWN_ID = '01900000-0000-7000-8000-000000000000';
@@ -122,7 +142,7 @@ async function seedTeam(h: Harness, label: string): Promise<TeamRecords> {
 export async function createSecurityFixture(h: Harness): Promise<SecurityFixture> {
   const own = await seedTeam(h, 'próprio');
   const other = await seedTeam(h, 'alheio');
-  const keys = createApiKeysService(h.testDb.db.kysely, createTeamsService(h.testDb.db.kysely));
+  const { keys } = h.services;
   const revoked = await keys.create({ teamId: own.caller.teamId, name: 'revogada' });
   await keys.revoke(revoked.id);
   const cache = new Map<string, string>();
@@ -177,19 +197,7 @@ export const sendRoute = (fx: SecurityFixture, route: SecuredRoute, authorizatio
 
 export const bearer = (key: string) => `Bearer ${key}`;
 
-/**
- * The error envelope with this code and message. `field` and `details` (our documented additions)
- * are checked when `extras` names them; otherwise they may be present or not.
- */
-export function expectError(res: Response, status: number, code: string, message?: string, extras?: { field?: string | undefined; details?: unknown }): void {
-  const detail = `${res.status} ${res.text}`;
-  expect(res.status, detail).toBe(status);
-  const { field, details, ...rest } = (res.body?.error ?? {}) as Record<string, unknown>;
-  expect({ ...res.body, error: rest }, detail).toEqual({ success: false, error: { code, message: message ?? expect.any(String) } });
-  if (message === undefined) expect(res.body.error.message.length, detail).toBeGreaterThan(0);
-  if (extras && 'field' in extras) expect(field, detail).toBe(extras.field);
-  if (extras && 'details' in extras) expect(details, detail).toEqual(extras.details);
-}
+export { expectError };
 
 export const expectUnauthorized = (res: Response) => expectError(res, 401, 'UNAUTHORIZED', AUTH_MESSAGES.unauthorized);
 export const expectForbidden = (res: Response) => expectError(res, 403, 'FORBIDDEN', AUTH_MESSAGES.forbidden);
@@ -220,7 +228,7 @@ export const BAD_AUTHORIZATIONS: ReadonlyArray<{ label: string; header: (key: st
   { label: 'a 10,000-character key', header: () => `Bearer ${'k'.repeat(10_000)}` },
 ];
 
-async function snapshot(fx: SecurityFixture, team: TeamRecords, resource: Resource, id: string): Promise<Response> {
+async function snapshot(team: TeamRecords, resource: Resource, id: string): Promise<Response> {
   const res = await team.caller.get(`/${resource}/${id}`);
   expect(res.status, res.text).toBe(200);
   return res;
@@ -243,7 +251,7 @@ async function ownState(fx: SecurityFixture, route: SecuredRoute): Promise<unkno
   if (!route.resource || route.method === 'GET') return null;
   if (route.method === 'POST') return (await listedIds(fx.own.caller, route.resource)).length;
   const id = route.resource === 'deals' ? fx.own.dealId : fx.own.clientId;
-  return (await snapshot(fx, fx.own, route.resource, id)).body;
+  return (await snapshot(fx.own, route.resource, id)).body;
 }
 
 /**
@@ -310,7 +318,7 @@ export function securityMatrix(route: SecuredRoute, fixture: () => SecurityFixtu
       it("404 for another team's record, which stays unchanged", async () => {
         const fx = fixture();
         const otherId = resource === 'deals' ? fx.other.dealId : fx.other.clientId;
-        const before = await snapshot(fx, fx.other, resource, otherId);
+        const before = await snapshot(fx.other, resource, otherId);
         const res = await sendRoute(fx, route, bearer(fx.own.caller.key), 'other');
         expectError(res, 404, 'NOT_FOUND', NOT_FOUND_MESSAGES[resource]);
         // Indistinguishable from an id that exists nowhere: no oracle for other teams' ids.
@@ -320,7 +328,7 @@ export function securityMatrix(route: SecuredRoute, fixture: () => SecurityFixtu
         });
         expect(unknown.status).toBe(res.status);
         expect(unknown.body).toEqual(res.body);
-        const after = await snapshot(fx, fx.other, resource, otherId);
+        const after = await snapshot(fx.other, resource, otherId);
         expect(after.body).toEqual(before.body);
       });
     }
@@ -329,7 +337,7 @@ export function securityMatrix(route: SecuredRoute, fixture: () => SecurityFixtu
       it("never lists another team's records", async () => {
         const fx = fixture();
         const key = await fx.keyWith([route.scope!]);
-        const caller = { ...fx.own.caller, get: (p: string) => send(fx.h, 'GET', p, { authorization: bearer(key) }) } as Caller;
+        const caller = { ...fx.own.caller, get: (p: string) => send(fx.h, 'GET', p, { authorization: bearer(key) }) };
         const otherIds = [fx.other.dealId, fx.other.clientId];
         const ownId = resource === 'deals' ? fx.own.dealId : fx.own.clientId;
         const otherName = resource === 'deals' ? fx.other.dealTitle : fx.other.clientName;

@@ -1,11 +1,14 @@
 import { inspect } from 'node:util';
 import { createAlertMailer } from '../../src/alerts/alert-mailer.js';
-import { createTeamsService } from '../../src/domain/teams/teams.service.js';
-import { createWebhooksService, type WebhookView, type WebhooksService } from '../../src/domain/webhooks/webhooks.service.js';
+import type { WebhooksService } from '../../src/domain/webhooks/webhooks.service.js';
+import type { WebhookView } from '../../src/domain/webhooks/webhooks.types.js';
 import type { Db } from '../../src/storage/db.js';
 import type { DialectName } from '../../src/storage/dialect.js';
-import { createDeliveryWorker, type DeliveryWorker, type WorkerLogger } from '../../src/worker/delivery-worker.js';
+import { createServices } from '../../src/app/services.js';
+import type { Logger } from '../../src/domain/shared/logger.js';
+import { createDeliveryWorker, type DeliveryWorker } from '../../src/worker/delivery-worker.js';
 import { createWebhookSender, type SendResult } from '../../src/worker/webhook-sender.js';
+import { shiftedClock, type FakeClock } from './clock.js';
 import { createHarness, type Caller, type Harness } from './harness.js';
 import { startHttpsReceiver, type HttpsReceiver, type ReceivedRequest } from './https-receiver.js';
 import { startSmtpListener, type SmtpListener } from './smtp-listener.js';
@@ -31,15 +34,13 @@ export const RETRY_SCHEDULE = [0, 50, 50, 50, 50, 50];
 export const TIMEOUT_MS = 1000;
 export const POLL_MS = 20;
 
-export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
 export interface LogCall {
   level: 'debug' | 'info' | 'warn' | 'error';
   obj: object;
   msg: string;
 }
 
-export interface CapturingLogger extends WorkerLogger {
+export interface CapturingLogger extends Logger {
   calls: LogCall[];
   /** Every call rendered deeply (errors included), for "never appears in the logs" checks. */
   text(): string;
@@ -100,6 +101,11 @@ export interface WebhookRig {
   smtp: SmtpListener;
   logger: CapturingLogger;
   webhooks: WebhooksService;
+  /**
+   * The time of the app, the services and every worker of the rig: the real time plus what the test
+   * advanced. Retries fall due by advancing it (drain does), not by sleeping.
+   */
+  clock: FakeClock;
   /** The default worker: private targets allowed, compressed schedule. */
   worker: DeliveryWorker;
   /** Every signing secret handed out by `hook` or `rotate` (for leak checks). */
@@ -113,7 +119,8 @@ export interface WebhookRig {
   rotate(webhookId: string): Promise<WebhookView & { secret: string }>;
   /**
    * Runs `worker.runOnce()` repeatedly. Without `until`: until a run finds nothing due now.
-   * With `until`: until it holds (sleeping `intervalMs` between runs, so retries fall due).
+   * With `until`: until it holds, advancing the clock by `intervalMs` (the longest compressed retry
+   * delay by default) between runs, so the next retry is due.
    * Bounded by `maxRuns`; resolves with whether the goal was reached.
    */
   drain(options?: { until?: () => boolean | Promise<boolean>; maxRuns?: number; intervalMs?: number; worker?: DeliveryWorker }): Promise<boolean>;
@@ -125,12 +132,12 @@ export interface WebhookRig {
 let counter = 0;
 
 export async function createWebhookRig(dialect: DialectName): Promise<WebhookRig> {
-  const h = await createHarness(dialect);
+  const clock = shiftedClock();
+  const h = await createHarness(dialect, { clock });
   const db = h.testDb.db;
   const smtp = await startSmtpListener();
   const logger = captureLogger();
-  const teams = createTeamsService(db.kysely);
-  const webhooks = createWebhooksService(db, teams);
+  const { teams, webhooks } = h.services;
   const receivers: HttpsReceiver[] = [];
   const mailers: Array<{ close(): void }> = [];
   const senders: Array<{ close(): void }> = [];
@@ -149,8 +156,12 @@ export async function createWebhookRig(dialect: DialectName): Promise<WebhookRig
     const sender = createWebhookSender({ timeoutMs, allowPrivateTargets: options.allowPrivateTargets ?? true });
     senders.push(sender);
     const workerDb = options.db ?? db;
+    const services = options.db ? createServices(options.db, { clock }) : h.services;
     return createDeliveryWorker({
-      db: workerDb,
+      deliveries: services.deliveries,
+      teams: services.teams,
+      clock: services.clock,
+      dialect: workerDb.dialect,
       sender,
       mailer,
       config: { timeoutMs, retrySchedule: options.retrySchedule ?? RETRY_SCHEDULE, pollMs: options.pollMs ?? POLL_MS, concurrency: options.concurrency ?? 8 },
@@ -170,6 +181,7 @@ export async function createWebhookRig(dialect: DialectName): Promise<WebhookRig
     smtp,
     logger,
     webhooks,
+    clock,
     worker,
     secrets,
     makeWorker,
@@ -195,12 +207,12 @@ export async function createWebhookRig(dialect: DialectName): Promise<WebhookRig
     async drain(options = {}) {
       const w = options.worker ?? worker;
       const maxRuns = options.maxRuns ?? 100;
-      const intervalMs = options.intervalMs ?? 25;
+      const intervalMs = options.intervalMs ?? Math.max(...RETRY_SCHEDULE);
       for (let run = 0; run < maxRuns; run++) {
         const worked = await w.runOnce();
         if (options.until) {
           if (await options.until()) return true;
-          await sleep(intervalMs);
+          clock.advance(intervalMs);
         } else if (worked === 0) {
           return true;
         }

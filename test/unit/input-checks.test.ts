@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fingerprintOf } from '../../src/domain/idempotency/idempotency.store.js';
+import { fingerprintOf } from '../../src/domain/idempotency/idempotency.service.js';
 import { jsonText } from '../../src/domain/shared/json-text.js';
 import { findText, nonUtf8Parameter } from '../../src/http/input-guard.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../src/http/json-body.js';

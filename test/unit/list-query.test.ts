@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../src/errors.js';
+import { AppError } from '../../src/domain/shared/errors.js';
 import { DEFAULT_LIMIT, MAX_LIMIT, pageOf, paginationOf, parseSort } from '../../src/domain/shared/list-query.js';
 
 describe('pageOf', () => {

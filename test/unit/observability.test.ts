@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { bearerMatches, metricsAccessFor } from '../../src/observability/http-observability.js';
+import { bearerMatches, metricsAccessFor } from '../../src/http/request-observability.js';
 import { createMetrics, outcomeOf } from '../../src/observability/metrics.js';
-import { requestIdFor } from '../../src/observability/request-id.js';
+import { requestIdFor } from '../../src/http/request-id.js';
 import { sample } from '../support/observability.js';
 
 const TOKEN = 'mt_0123456789abcdef';
@@ -118,8 +118,8 @@ describe('metrics', () => {
   });
 
   it('an unreadable database makes the queue gauges NaN (unknown) instead of failing the scrape', async () => {
-    const failing = { kysely: { selectFrom: () => { throw new Error('down'); } } } as never;
-    const text = await createMetrics({ db: failing }).render();
+    const failing = { queueStats: () => Promise.reject(new Error('down')) };
+    const text = await createMetrics({ queue: failing }).render();
     expect(text).toContain('# TYPE webhook_delivery_queue_depth gauge');
     expect(sample(text, 'webhook_delivery_queue_depth')).toBeNaN();
     expect(sample(text, 'webhook_delivery_oldest_due_age_seconds')).toBeNaN();

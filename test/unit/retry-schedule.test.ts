@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from '../../src/worker/retry-schedule.js';
+import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from '../../src/domain/webhooks/retry-schedule.js';
 
 describe('parseRetrySchedule', () => {
   it("the contract's schedule: 6 attempts, immediate, 5 min, 30 min, 2 h, 12 h, 24 h", () => {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import type { ErrorCode as ServerErrorCode } from '../../src/errors.js';
+import type { ErrorCode as ServerErrorCode } from '../../src/domain/shared/errors.js';
 import {
   AutosalesClient,
   AutosalesError,
@@ -239,7 +239,8 @@ describe('SDK errors', () => {
   });
 
   it('the SDK knows every code the service can send', () => {
-    expectTypeOf<ApiErrorCode>().toEqualTypeOf<ServerErrorCode>();
+    // A type check (npm run typecheck fails on a difference); at run time it only answers true.
+    expect(expectTypeOf<ApiErrorCode>().toEqualTypeOf<ServerErrorCode>()).toBe(true);
   });
 });
 

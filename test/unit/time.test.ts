@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { dayBounds, nowIso, toApiTimestamp, toApiTimestampOrNull } from '../../src/domain/shared/time.js';
+import { isoNow, systemClock } from '../../src/domain/shared/clock.js';
+import { dayBounds, toApiTimestamp, toApiTimestampOrNull } from '../../src/domain/shared/time.js';
 
 const API_TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
 
@@ -23,8 +24,8 @@ describe('toApiTimestamp', () => {
   });
 
   it('matches the contract form for the current time', () => {
-    expect(toApiTimestamp(nowIso())).toMatch(API_TIMESTAMP);
-    expect(nowIso()).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(toApiTimestamp(isoNow(systemClock))).toMatch(API_TIMESTAMP);
+    expect(isoNow(systemClock)).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   });
 
   it('toApiTimestampOrNull keeps null', () => {

@@ -48,7 +48,7 @@ export interface Page<T> {
 
 // Webhooks
 /** Every event kind of the contract. */
-export type WebhookEventType = keyof webhooks & string;
+export type WebhookEventType = Extract<keyof webhooks, string>;
 type EventOf<K extends keyof webhooks> = webhooks[K] extends { post: infer P } ? BodyOf<P> : never;
 /** A webhook delivery's JSON body, discriminated on `type` (parse it only after verifying the signature). */
 export type WebhookEvent = { [K in WebhookEventType]: EventOf<K> }[WebhookEventType];

@@ -1,7 +1,5 @@
 import { Command } from 'commander';
 import { loadConfig } from '../../config.js';
-import { createClientsService } from '../../domain/clients/clients.service.js';
-import { createDealsService } from '../../domain/deals/deals.service.js';
 import { withContext } from '../context.js';
 import { print } from '../output.js';
 
@@ -22,8 +20,7 @@ export function demoCommand(): Command {
         const team = existing ?? (await ctx.teams.create({ name: DEMO_TEAM_NAME, plan: 'professional' }));
         const key = await ctx.keys.create({ teamId: team.id, name: 'demo' });
         if (existing) return { team, key: key.key, key_id: key.id, reused: true, clients: 0, deals: 0 };
-        const clients = createClientsService(ctx.db);
-        const deals = createDealsService(ctx.db);
+        const { clients, deals } = ctx;
         const joao = await clients.create(team.id, {
           type: 'PF',
           name: 'João da Silva',

@@ -1,5 +1,5 @@
 import { Command, Option } from 'commander';
-import { PLANS } from '../../domain/teams/teams.service.js';
+import { PLANS } from '../../domain/teams/teams.types.js';
 import { withContext } from '../context.js';
 import { print, table } from '../output.js';
 

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { Command } from 'commander';
-import type { WebhookView } from '../../domain/webhooks/webhooks.service.js';
+import type { WebhookView } from '../../domain/webhooks/webhooks.types.js';
 import { isBlockedAddress } from '../../worker/target-guard.js';
 import { withContext } from '../context.js';
 import { print, table } from '../output.js';

@@ -1,9 +1,10 @@
 import { Command } from 'commander';
-import pino from 'pino';
 import { loadConfig } from '../../config.js';
-import { createMetrics } from '../../observability/metrics.js';
+import { createLogger } from '../../process/logger.js';
+import { exitOnShutdownSignal } from '../../process/shutdown.js';
+import { createServices } from '../../app/services.js';
+import { createMetrics, metricsSources } from '../../observability/metrics.js';
 import { startMetricsServer } from '../../observability/metrics-server.js';
-import { LOG_REDACT } from '../../server.js';
 import { createDb } from '../../storage/db.js';
 import { migrateToLatest } from '../../storage/migrator.js';
 import { createConfiguredWorker } from '../../worker/worker-runtime.js';
@@ -12,30 +13,21 @@ import { createConfiguredWorker } from '../../worker/worker-runtime.js';
 export function workerCommand(): Command {
   return new Command('worker').description('run only the webhook delivery worker (env: DATABASE_URL, WEBHOOK_*, SMTP_URL, METRICS_PORT)').action(async () => {
     const config = loadConfig();
-    const logger = pino({ level: config.logLevel, redact: LOG_REDACT });
+    const logger = createLogger(config.logLevel);
     // An attempt holds a connection only for its one recording statement (claims take three per batch),
     // so DATABASE_POOL_MAX bounds the pool: several workers must fit in PostgreSQL's max_connections.
     const db = createDb(config.databaseUrl, { poolMax: Math.max(2, Math.min(config.webhooks.concurrency + 1, config.databasePoolMax)) });
     await migrateToLatest(db);
-    const metrics = createMetrics({ db });
+    const services = createServices(db);
+    const metrics = createMetrics(metricsSources(db, services));
     // With METRICS_PORT, the worker's own delivery counts and the queue gauges are scraped from it, as from `serve`.
     const { port: metricsPort, host: metricsHost } = config.metrics;
     const metricsServer = metricsPort === null ? null : await startMetricsServer(metrics, { port: metricsPort, host: metricsHost });
     if (metricsServer) logger.info({ address: metricsServer.address }, 'métricas em /metrics');
-    const worker = createConfiguredWorker(db, config, logger, (result) => metrics.webhookAttempt(result));
+    const worker = createConfiguredWorker({ services, dialect: db.dialect, config, logger, onAttempt: (result) => metrics.webhookAttempt(result) });
     worker.start();
     logger.info({}, 'worker de webhooks iniciado');
-    const shutdown = (signal: string) => {
-      logger.info({ signal }, 'encerrando worker');
-      // Finish and record the attempts in progress, then close the database.
-      Promise.all([worker.close(), metricsServer?.close()])
-        .then(() => db.close())
-        .then(
-          () => process.exit(0),
-          () => process.exit(1),
-        );
-    };
-    process.once('SIGTERM', () => shutdown('SIGTERM'));
-    process.once('SIGINT', () => shutdown('SIGINT'));
+    // Finish and record the attempts in progress, then close the database.
+    exitOnShutdownSignal(logger, () => Promise.all([worker.close(), metricsServer?.close()]).then(() => db.close()), { message: 'encerrando worker' });
   });
 }

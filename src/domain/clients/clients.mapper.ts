@@ -1,44 +1,7 @@
-import type { Static } from 'typebox';
-import { ADDRESS_MEMBERS } from '../../http/schemas/clients.schema.js';
-import type { Client, ClientListItem } from '../../http/schemas/responses.schema.js';
 import type { ClientRow } from '../../storage/database.js';
 import { fromCents } from '../shared/money.js';
 import { toApiTimestamp } from '../shared/time.js';
-
-export type Address = Record<(typeof ADDRESS_MEMBERS)[number], string | null>;
-
-/** Every attribute of a client, including the write-only municipal_registration. */
-export interface ClientState {
-  id: string;
-  type: 'PF' | 'PJ';
-  name: string;
-  display_name: string | null;
-  email: string | null;
-  phone: string | null;
-  mobile_phone: string | null;
-  whatsapp: string | null;
-  cpf: string | null;
-  rg: string | null;
-  birth_date: string | null;
-  gender: string | null;
-  marital_status: string | null;
-  nationality: string | null;
-  cnpj: string | null;
-  legal_name: string | null;
-  trade_name: string | null;
-  state_registration: string | null;
-  municipal_registration: string | null;
-  segment: string | null;
-  source: string | null;
-  status: 'active' | 'inactive';
-  store_id: string | null;
-  address: Address | null;
-  notes: string | null;
-  tags: string[];
-  credit_limit: number | null;
-  created_at: string;
-  updated_at: string;
-}
+import type { Address, ClientListView, ClientState, ClientView } from './clients.types.js';
 
 const CONTACT = ['id', 'type', 'name', 'display_name', 'email', 'phone', 'mobile_phone', 'whatsapp'] as const;
 const LIST_TAIL = ['segment', 'status', 'store_id', 'created_at'] as const;
@@ -51,10 +14,6 @@ export const CLIENT_SHAPES = {
   PF: { list: [...CONTACT, 'cpf', ...LIST_TAIL], full: [...CONTACT, ...PF_FIELDS, ...FULL_TAIL] },
   PJ: { list: [...CONTACT, 'cnpj', 'legal_name', 'trade_name', ...LIST_TAIL], full: [...CONTACT, ...PJ_FIELDS, ...FULL_TAIL] },
 } as const;
-
-/** The response shapes (PF or PJ); built by picking the type's fields from the state. */
-export type ClientView = Static<typeof Client>;
-export type ClientListView = Static<typeof ClientListItem>;
 
 export function toClientState(row: ClientRow): ClientState {
   return {
@@ -94,5 +53,6 @@ export function pick<T extends object>(state: T, fields: readonly string[]): Par
   return Object.fromEntries(fields.map((f) => [f, (state as Record<string, unknown>)[f]])) as Partial<T>;
 }
 
+/** The response shapes (PF or PJ): the type's fields picked from the state. */
 export const toClientView = (state: ClientState): ClientView => pick(state, CLIENT_SHAPES[state.type].full) as ClientView;
 export const toClientListItem = (state: ClientState): ClientListView => pick(state, CLIENT_SHAPES[state.type].list) as ClientListView;

@@ -1,16 +1,17 @@
-import type { Kysely, SelectQueryBuilder } from 'kysely';
+import type { DbExecutor, Trx } from '../../storage/executor.js';
+import type { SelectQueryBuilder } from 'kysely';
 import { compiledQuery } from '../../storage/compiled-query.js';
 import type { ClientUpdate, Database, NewClientRow } from '../../storage/database.js';
 import type { Page, Sort } from '../shared/list-query.js';
 import { normalizeTaxId } from '../shared/tax-id.js';
 import type { DialectName } from '../../storage/dialect.js';
 import { countByStatus, onlyStatusFilter, pageAndTotal, sortOrder, teamColumn } from '../shared/list-sql.js';
-import { searchCondition, sqliteIndexServes } from '../shared/text-search.js';
+import { searchCondition } from '../shared/search-sql.js';
+import { sqliteIndexServes } from '../shared/text-search.js';
+import type { ClientSortField } from './clients.types.js';
 
 const TAX_ID_QUERY = /^(?=.*\d)[\dA-Za-z]*[./-][\dA-Za-z./\s-]*$/;
 
-type DbLike = Kysely<Database>;
-export type ClientSortField = 'created_at' | 'updated_at' | 'name' | 'segment' | 'status' | 'type';
 
 export interface ClientFilters {
   type?: string;
@@ -20,19 +21,24 @@ export interface ClientFilters {
   search?: string;
 }
 
-const clientById = compiledQuery('client_by_id', (db: DbLike, teamId: string, id: string) =>
+const clientById = compiledQuery('client_by_id', (db: DbExecutor, teamId: string, id: string) =>
   db.selectFrom('clients').selectAll().where('team_id', '=', teamId).where('id', '=', id),
 );
 
-export async function findClient(db: DbLike, teamId: string, id: string, options: { forUpdate?: boolean } = {}) {
-  // The plain read is GET /clients/:id's hot path: compiled once (storage/compiled-query.ts).
-  if (!options.forUpdate) return clientById.executeTakeFirst(db, teamId, id);
-  return db.selectFrom('clients').selectAll().where('team_id', '=', teamId).where('id', '=', id).forUpdate().executeTakeFirst();
-}
+/** A client; no lock. GET /clients/:id's hot path: compiled once (storage/compiled-query.ts). */
+export const findClient = (db: DbExecutor, teamId: string, id: string) => clientById.executeTakeFirst(db, teamId, id);
 
-export const insertClient = (db: DbLike, row: NewClientRow) => db.insertInto('clients').values(row).execute();
+/** The same, row-locked until the transaction ends (PostgreSQL). */
+export const findClientForUpdate = (trx: Trx, teamId: string, id: string) =>
+  trx.selectFrom('clients').selectAll().where('team_id', '=', teamId).where('id', '=', id).forUpdate().executeTakeFirst();
 
-export const updateClient = (db: DbLike, teamId: string, id: string, patch: ClientUpdate) =>
+/** `{id, name}` of a client of the team: what a deal embeds, and how its client_id is checked. */
+export const findClientRef = (db: DbExecutor, teamId: string, id: string): Promise<{ id: string; name: string } | undefined> =>
+  db.selectFrom('clients').select(['id', 'name']).where('team_id', '=', teamId).where('id', '=', id).executeTakeFirst();
+
+export const insertClient = (db: DbExecutor, row: NewClientRow) => db.insertInto('clients').values(row).execute();
+
+export const updateClient = (db: DbExecutor, teamId: string, id: string, patch: ClientUpdate) =>
   db.updateTable('clients').set(patch).where('team_id', '=', teamId).where('id', '=', id).execute();
 
 /** The search queries: a punctuated tax number (`111.444.777-35`) also finds one stored without punctuation. */
@@ -57,7 +63,7 @@ const SORT_COLUMNS = {
   type: 'type',
 } as const;
 
-export async function listClients(db: DbLike, dialect: DialectName, teamId: string, filters: ClientFilters, sort: Sort<ClientSortField>, page: Page) {
+export async function listClients(db: DbExecutor, dialect: DialectName, teamId: string, filters: ClientFilters, sort: Sort<ClientSortField>, page: Page) {
   const order = sortOrder(dialect, sort, sort.field === 'segment');
   const pageRows = (fromSearchIndex: boolean) =>
     applyFilters(db.selectFrom('clients').selectAll(), dialect, teamId, filters, fromSearchIndex)

@@ -1,14 +1,6 @@
-import { duplicateEntry, messages, notFound, validationError } from '../../errors.js';
-import {
-  ADDRESS_MEMBERS,
-  CLIENT_SORT_FIELDS,
-  PF_ONLY,
-  PJ_ONLY,
-  type ClientCreateInput,
-  type ClientListInput,
-  type ClientUpdateInput,
-} from '../../http/schemas/clients.schema.js';
+import { duplicateEntry, messages, notFound, validationError } from '../shared/errors.js';
 import type { Db } from '../../storage/db.js';
+import type { DbExecutor, Trx } from '../../storage/executor.js';
 import type { ClientUpdate, NewClientRow } from '../../storage/database.js';
 import { uniqueViolationIndex } from '../../storage/unique-violation.js';
 import { canonicalId, newId } from '../shared/ids.js';
@@ -16,56 +8,36 @@ import { pageOf, paginationOf, parseSort, sameJson, type Pagination } from '../s
 import { fromCents, toCents } from '../shared/money.js';
 import { isValidCnpj, isValidCpf, normalizeTaxId } from '../shared/tax-id.js';
 import { foldText, searchDocument } from '../shared/text-search.js';
-import { nowIso, toApiTimestamp } from '../shared/time.js';
-import { pick, toClientListItem, toClientState, toClientView, type Address, type ClientListView, type ClientState, type ClientView } from './clients.mapper.js';
-import type { Static } from 'typebox';
-import type { ClientUpdated } from '../../http/schemas/responses.schema.js';
+import { isoNow, type Clock } from '../shared/clock.js';
+import type { WriteOptions } from '../shared/write-options.js';
+import { toApiTimestamp } from '../shared/time.js';
+import { toClientListItem, toClientState, toClientView } from './clients.mapper.js';
 import { recordEvents } from '../events/events.repository.js';
 import * as repo from './clients.repository.js';
-
-type Kdb = Db['kysely'];
-
-/** Fields a PUT may send: every field accepted on create. */
-export const CLIENT_UPDATABLE = [
-  'type',
-  'name',
-  'display_name',
-  'email',
-  'phone',
-  'mobile_phone',
-  'whatsapp',
-  'cpf',
-  'rg',
-  'birth_date',
-  'gender',
-  'marital_status',
-  'nationality',
-  'cnpj',
-  'legal_name',
-  'trade_name',
-  'state_registration',
-  'municipal_registration',
-  'segment',
-  'source',
-  'store_id',
-  'address',
-  'notes',
-  'tags',
-  'credit_limit',
-] as const satisfies ReadonlyArray<keyof ClientUpdateInput & keyof ClientState>;
-type Field = (typeof CLIENT_UPDATABLE)[number];
+import {
+  ADDRESS_MEMBERS,
+  CLIENT_SORT_FIELDS,
+  CLIENT_UPDATABLE,
+  PF_ONLY,
+  PJ_ONLY,
+  type Address,
+  type ClientCreateInput,
+  type ClientDeactivateResult,
+  type ClientField,
+  type ClientListInput,
+  type ClientListView,
+  type ClientState,
+  type ClientUpdateInput,
+  type ClientUpdateResult,
+  type ClientView,
+} from './clients.types.js';
 
 /** Attributes compared to decide whether a PUT changed anything (all but the timestamps). */
 const TRACKED = [...CLIENT_UPDATABLE, 'status'] as const;
 
-export interface ClientChange {
-  client: ClientView;
-  previous: Partial<ClientState>;
-}
-
 const EMPTY_ADDRESS = Object.fromEntries(ADDRESS_MEMBERS.map((m) => [m, null])) as Address;
 
-function checkFieldsApply(type: 'PF' | 'PJ', body: Partial<Record<Field, unknown>>) {
+function checkFieldsApply(type: 'PF' | 'PJ', body: Partial<Record<ClientField, unknown>>) {
   const foreign = type === 'PF' ? PJ_ONLY : PF_ONLY;
   const wrong = foreign.find((f) => body[f] !== undefined && body[f] !== null);
   if (wrong) throw validationError(`Campo '${wrong}' não se aplica a clientes do tipo ${type}`, wrong);
@@ -140,14 +112,22 @@ async function guardDuplicates<T>(write: () => Promise<T>): Promise<T> {
   }
 }
 
-export function createClientsService(db: Db) {
+export function createClientsService(db: Db, { clock }: { clock: Clock }) {
   const k = db.kysely;
   const lockRows = db.dialect === 'postgres';
 
-  /** `forUpdate`: writers lock the row (PostgreSQL) so concurrent updates compute from the row they replace; reads never do. */
-  async function load(trx: Kdb, teamId: string, rawId: string, forUpdate = lockRows) {
+  /** Reads never lock. */
+  async function load(db: DbExecutor, teamId: string, rawId: string) {
     const id = canonicalId(rawId);
-    const row = id ? await repo.findClient(trx, teamId, id, { forUpdate }) : undefined;
+    const row = id ? await repo.findClient(db, teamId, id) : undefined;
+    if (!row) throw notFound(messages.clientNotFound);
+    return toClientState(row);
+  }
+
+  /** Writers lock the row (PostgreSQL) so concurrent updates compute from the row they replace. */
+  async function loadForUpdate(trx: Trx, teamId: string, rawId: string) {
+    const id = canonicalId(rawId);
+    const row = id ? await (lockRows ? repo.findClientForUpdate(trx, teamId, id) : repo.findClient(trx, teamId, id)) : undefined;
     if (!row) throw notFound(messages.clientNotFound);
     return toClientState(row);
   }
@@ -168,14 +148,15 @@ export function createClientsService(db: Db) {
     },
 
     async get(teamId: string, rawId: string): Promise<ClientView> {
-      return toClientView(await load(k, teamId, rawId, false));
+      return toClientView(await load(k, teamId, rawId));
     },
 
-    async create(teamId: string, input: ClientCreateInput): Promise<ClientView> {
+    async create(teamId: string, input: ClientCreateInput, options: WriteOptions<ClientView> = {}): Promise<ClientView> {
       checkFieldsApply(input.type, input);
-      const now = toApiTimestamp(nowIso());
+      const stamp = isoNow(clock);
+      const now = toApiTimestamp(stamp);
       const state: ClientState = {
-        ...(Object.fromEntries(CLIENT_UPDATABLE.map((f) => [f, input[f] ?? null])) as Pick<ClientState, Field>),
+        ...(Object.fromEntries(CLIENT_UPDATABLE.map((f) => [f, input[f] ?? null])) as Pick<ClientState, ClientField>),
         id: newId(),
         type: input.type,
         name: input.name,
@@ -187,24 +168,24 @@ export function createClientsService(db: Db) {
       };
       checkTaxIds(state);
       state.credit_limit = fromCents(creditCents(state.credit_limit));
-      const stamp = nowIso();
-      const client = toClientView({ ...state, created_at: toApiTimestamp(stamp), updated_at: toApiTimestamp(stamp) });
+      const client = toClientView(state);
       await guardDuplicates(() =>
         k.transaction().execute(async (trx) => {
           await repo.insertClient(trx, { ...columnsOf(state), id: state.id, team_id: teamId, created_at: stamp, updated_at: stamp });
-          await recordEvents(trx, teamId, [{ type: 'client.created', object: client, previous: null }]);
+          await recordEvents(trx, teamId, [{ type: 'client.created', object: client, previous: null }], stamp);
+          await options.inTransaction?.(trx, client);
         }),
       );
       return client;
     },
 
     /** Applies a PUT; an inactive client is reactivated by any valid field. */
-    async update(teamId: string, rawId: string, body: ClientUpdateInput): Promise<ClientChange & { response: Static<typeof ClientUpdated> }> {
+    async update(teamId: string, rawId: string, body: ClientUpdateInput): Promise<ClientUpdateResult> {
       const sent = CLIENT_UPDATABLE.filter((f) => body[f] !== undefined);
       if (sent.length === 0) throw validationError(messages.noFieldToUpdate);
       const change = await guardDuplicates(() =>
         k.transaction().execute(async (trx) => {
-          const current = await load(trx, teamId, rawId);
+          const current = await loadForUpdate(trx, teamId, rawId);
           if (body.type !== undefined && body.type !== current.type) throw validationError("Campo 'type' não pode ser alterado", 'type');
           checkFieldsApply(current.type, body);
           const next: ClientState = { ...current, status: 'active' };
@@ -214,35 +195,33 @@ export function createClientsService(db: Db) {
           checkTaxIds(next);
           const changed = TRACKED.filter((f) => !sameJson(current[f], next[f]));
           if (changed.length === 0) return { state: current, previous: {} };
-          const stamp = nowIso();
+          const stamp = isoNow(clock);
           next.updated_at = toApiTimestamp(stamp);
           const patch: ClientUpdate = { ...columnsOf(next), updated_at: stamp };
           if (current.status === 'inactive') patch.deactivated_at = null;
           await repo.updateClient(trx, teamId, current.id, patch);
           const previous = Object.fromEntries(changed.filter((f) => f !== 'municipal_registration').map((f) => [f, current[f]]));
-          await recordEvents(trx, teamId, [{ type: 'client.updated', object: toClientView(next), previous }]);
+          await recordEvents(trx, teamId, [{ type: 'client.updated', object: toClientView(next), previous }], stamp);
           return { state: next, previous };
         }),
       );
-      // municipal_registration is write-only: it never appears in a response.
-      const fields = ['id', ...sent.filter((f) => f !== 'municipal_registration'), ...('status' in change.previous ? ['status'] : []), 'updated_at'];
-      return { client: toClientView(change.state), previous: change.previous, response: pick(change.state, fields) as Static<typeof ClientUpdated> };
+      return { client: toClientView(change.state), previous: change.previous, state: change.state, sent };
     },
 
     /** DELETE: deactivates; deleting an inactive client again answers with its original deactivated_at. */
-    async deactivate(teamId: string, rawId: string): Promise<ClientChange & { deactivatedAt: string }> {
+    async deactivate(teamId: string, rawId: string): Promise<ClientDeactivateResult> {
       return k.transaction().execute(async (trx) => {
-        const current = await load(trx, teamId, rawId);
+        const current = await loadForUpdate(trx, teamId, rawId);
         if (current.status === 'inactive') {
           const row = await repo.findClient(trx, teamId, current.id);
           return { client: toClientView(current), previous: {}, deactivatedAt: toApiTimestamp(row?.deactivated_at ?? current.updated_at) };
         }
-        const stamp = nowIso();
+        const stamp = isoNow(clock);
         await repo.updateClient(trx, teamId, current.id, { status: 'inactive', deactivated_at: stamp, updated_at: stamp });
         const deactivatedAt = toApiTimestamp(stamp);
         const client = toClientView({ ...current, status: 'inactive', updated_at: deactivatedAt });
         const previous = { status: 'active' as const };
-        await recordEvents(trx, teamId, [{ type: 'client.deactivated', object: client, previous }]);
+        await recordEvents(trx, teamId, [{ type: 'client.deactivated', object: client, previous }], stamp);
         return { client, previous, deactivatedAt };
       });
     },

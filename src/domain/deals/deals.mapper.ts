@@ -1,35 +1,9 @@
 import type { DealRow } from '../../storage/database.js';
 import { fromCents } from '../shared/money.js';
 import { toApiTimestamp } from '../shared/time.js';
+import type { DealView } from './deals.types.js';
 
 export type DealRowWithClient = DealRow & { client_name: string | null };
-
-/** The Deal of the contract, as GET /deals and GET /deals/:id return it. */
-export interface DealView {
-  id: string;
-  title: string;
-  description: string | null;
-  value: number | null;
-  currency: 'BRL';
-  phase: string;
-  priority: DealRow['priority'];
-  probability: number;
-  status: DealRow['status'];
-  expected_close_date: string | null;
-  source: string | null;
-  loss_reason: string | null;
-  tags: string[];
-  is_starred: boolean;
-  store_id: string | null;
-  client_id: string | null;
-  client: { id: string; name: string } | null;
-  responsible_id: string | null;
-  case_id: string | null;
-  ai_summary: null;
-  ai_win_probability: null;
-  created_at: string;
-  updated_at: string;
-}
 
 export function toDealView(row: DealRowWithClient): DealView {
   return {

@@ -1,23 +1,15 @@
-import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
+import type { DbExecutor, Trx } from '../../storage/executor.js';
+import { sql, type SelectQueryBuilder } from 'kysely';
 import { compiledQuery } from '../../storage/compiled-query.js';
 import type { Database, DealUpdate, NewDealRow } from '../../storage/database.js';
 import type { Page, Sort } from '../shared/list-query.js';
 import type { DialectName } from '../../storage/dialect.js';
 import { countByStatus, onlyStatusFilter, pageAndTotal, sortOrder, teamColumn } from '../shared/list-sql.js';
-import { searchCondition, sqliteIndexServes } from '../shared/text-search.js';
+import { searchCondition } from '../shared/search-sql.js';
+import { sqliteIndexServes } from '../shared/text-search.js';
 import type { DealRowWithClient } from './deals.mapper.js';
+import type { DealSortField } from './deals.types.js';
 
-type DbLike = Kysely<Database>;
-export type DealSortField =
-  | 'created_at'
-  | 'updated_at'
-  | 'title'
-  | 'value'
-  | 'probability'
-  | 'expected_close_date'
-  | 'priority'
-  | 'phase'
-  | 'status';
 
 export interface DealFilters {
   status?: string;
@@ -33,7 +25,7 @@ export interface DealFilters {
   search?: string;
 }
 
-function withClient(db: DbLike) {
+function withClient(db: DbExecutor) {
   return db
     .selectFrom('deals')
     .leftJoin('clients', (join) => join.onRef('clients.id', '=', 'deals.client_id').onRef('clients.team_id', '=', 'deals.team_id'))
@@ -41,21 +33,24 @@ function withClient(db: DbLike) {
     .select('clients.name as client_name');
 }
 
-const dealById = compiledQuery('deal_by_id', (db: DbLike, teamId: string, id: string) =>
+const dealById = compiledQuery('deal_by_id', (db: DbExecutor, teamId: string, id: string) =>
   withClient(db).where('deals.team_id', '=', teamId).where('deals.id', '=', id),
 );
 
-export async function findDeal(db: DbLike, teamId: string, id: string, options: { forUpdate?: boolean } = {}) {
-  // The plain read is GET /deals/:id's hot path: compiled once (storage/compiled-query.ts).
-  if (!options.forUpdate) return (await dealById.executeTakeFirst(db, teamId, id)) as DealRowWithClient | undefined;
-  // Row lock on PostgreSQL so concurrent updates compute their changes from the row they replace.
-  const query = withClient(db).where('deals.team_id', '=', teamId).where('deals.id', '=', id).forUpdate('deals');
-  return (await query.executeTakeFirst()) as DealRowWithClient | undefined;
+/** A deal with its client's name; no lock. GET /deals/:id's hot path: compiled once (storage/compiled-query.ts). */
+export async function findDeal(db: DbExecutor, teamId: string, id: string): Promise<DealRowWithClient | undefined> {
+  return dealById.executeTakeFirst(db, teamId, id);
 }
 
-export const insertDeal = (db: DbLike, row: NewDealRow) => db.insertInto('deals').values(row).execute();
+/** The same, row-locked until the transaction ends (PostgreSQL), so concurrent updates compute their changes from the row they replace. */
+export async function findDealForUpdate(trx: Trx, teamId: string, id: string): Promise<DealRowWithClient | undefined> {
+  const query = withClient(trx).where('deals.team_id', '=', teamId).where('deals.id', '=', id).forUpdate('deals');
+  return query.executeTakeFirst();
+}
 
-export const updateDeal = (db: DbLike, teamId: string, id: string, patch: DealUpdate) =>
+export const insertDeal = (db: DbExecutor, row: NewDealRow) => db.insertInto('deals').values(row).execute();
+
+export const updateDeal = (db: DbExecutor, teamId: string, id: string, patch: DealUpdate) =>
   db.updateTable('deals').set(patch).where('team_id', '=', teamId).where('id', '=', id).execute();
 
 /** A query from deals alone, typed as one that may join clients (applyFilters never names clients). */
@@ -95,7 +90,7 @@ const SORT_COLUMNS = {
 const DEEP_PAGE_OFFSET = 100;
 const NULLABLE_SORTS: ReadonlySet<DealSortField> = new Set(['value', 'expected_close_date', 'phase']);
 
-export async function listDeals(db: DbLike, dialect: DialectName, teamId: string, filters: DealFilters, sort: Sort<DealSortField>, page: Page) {
+export async function listDeals(db: DbExecutor, dialect: DialectName, teamId: string, filters: DealFilters, sort: Sort<DealSortField>, page: Page) {
   const order = sortOrder(dialect, sort, NULLABLE_SORTS.has(sort.field));
   const pageRows = (fromSearchIndex: boolean): Promise<DealRowWithClient[]> => {
     const withClientName = db

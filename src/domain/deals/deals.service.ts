@@ -1,55 +1,33 @@
-import { messages, notFound, validationError } from '../../errors.js';
-import type { DealListInput, DealCreateInput, DealUpdateInput } from '../../http/schemas/deals.schema.js';
-import { DEAL_SORT_FIELDS } from '../../http/schemas/deals.schema.js';
-import type { Static } from 'typebox';
-import type { DealUpdated } from '../../http/schemas/responses.schema.js';
+import { messages, notFound, validationError } from '../shared/errors.js';
 import type { Db } from '../../storage/db.js';
+import type { DbExecutor, Trx } from '../../storage/executor.js';
 import type { DealUpdate, NewDealRow } from '../../storage/database.js';
-import { findClientRef } from '../clients/clients.lookup.js';
+import { findClientRef } from '../clients/clients.repository.js';
 import type { EventType } from '../events/event-types.js';
 import { recordEvents } from '../events/events.repository.js';
 import { canonicalId, newId } from '../shared/ids.js';
 import { pageOf, paginationOf, parseSort, sameJson, type Pagination } from '../shared/list-query.js';
 import { fromCents, lowerBoundCents, toCents, upperBoundCents } from '../shared/money.js';
 import { foldText, searchDocument } from '../shared/text-search.js';
-import { dayBounds, nowIso, toApiTimestamp } from '../shared/time.js';
+import { isoNow, type Clock } from '../shared/clock.js';
+import type { WriteOptions } from '../shared/write-options.js';
+import { dayBounds, toApiTimestamp } from '../shared/time.js';
 import { findPhase, listPhases } from '../teams/teams.repository.js';
-import { toDealView, type DealView } from './deals.mapper.js';
+import { toDealView } from './deals.mapper.js';
 import * as repo from './deals.repository.js';
-
-type Kdb = Db['kysely'];
+import {
+  DEAL_SORT_FIELDS,
+  DEAL_UPDATABLE,
+  type DealArchiveResult,
+  type DealCreateInput,
+  type DealField,
+  type DealListInput,
+  type DealUpdateInput,
+  type DealUpdateResult,
+  type DealView,
+} from './deals.types.js';
 
 const PRIORITY_RANK = { baixa: 1, media: 2, alta: 3 } as const;
-
-/** Fields a PUT may change, in the contract's order. */
-export const DEAL_UPDATABLE = [
-  'title',
-  'description',
-  'value',
-  'phase',
-  'priority',
-  'status',
-  'probability',
-  'expected_close_date',
-  'responsible_id',
-  'source',
-  'client_id',
-  'case_id',
-  'loss_reason',
-  'tags',
-  'is_starred',
-  'store_id',
-] as const satisfies ReadonlyArray<keyof DealUpdateInput & keyof DealView>;
-type Updatable = (typeof DEAL_UPDATABLE)[number];
-
-/** PUT always answers with these, plus every field the body sent. */
-const PUT_SUMMARY = ['title', 'value', 'phase', 'priority', 'probability', 'status'] as const;
-
-export interface DealChange {
-  deal: DealView;
-  /** Earlier values of the attributes that changed (empty when nothing did). */
-  previous: Partial<DealView>;
-}
 
 function centsOf(value: number | null | undefined): number | null {
   if (value === null || value === undefined) return null;
@@ -58,21 +36,23 @@ function centsOf(value: number | null | undefined): number | null {
   return cents;
 }
 
-async function phaseOrThrow(db: Kdb, teamId: string, name: string) {
+async function phaseOrThrow(db: DbExecutor, teamId: string, name: string) {
   const phase = await findPhase(db, teamId, name);
   // The message is the contract's; the team's phases go in a documented detail.
   if (!phase) throw validationError(messages.invalidPhase, 'phase', { allowed: (await listPhases(db, teamId)).map((p) => p.name) });
   return phase;
 }
 
-async function clientOrThrow(db: Kdb, teamId: string, clientId: string) {
-  const client = await findClientRef(db, teamId, clientId);
+/** The client a deal names, of the same team; an id that is not a UUID names no client. */
+async function clientOrThrow(db: DbExecutor, teamId: string, rawId: string) {
+  const id = canonicalId(rawId);
+  const client = id ? await findClientRef(db, teamId, id) : undefined;
   if (!client) throw validationError(messages.clientNotFound, 'client_id');
   return client;
 }
 
 /** The columns that hold each API attribute of a deal. */
-function columnsFor(field: Updatable, next: DealView): DealUpdate {
+function columnsFor(field: DealField, next: DealView): DealUpdate {
   switch (field) {
     case 'title':
     case 'description':
@@ -99,14 +79,22 @@ function updateEvents(changed: readonly string[], next: DealView): EventType[] {
   return types;
 }
 
-export function createDealsService(db: Db) {
+export function createDealsService(db: Db, { clock }: { clock: Clock }) {
   const k = db.kysely;
   const lockRows = db.dialect === 'postgres';
 
-  /** `forUpdate`: writers lock the row (PostgreSQL) so concurrent updates compute from the row they replace; reads never do. */
-  async function load(trx: Kdb, teamId: string, rawId: string, forUpdate = lockRows) {
+  /** Reads never lock. */
+  async function load(db: DbExecutor, teamId: string, rawId: string) {
     const id = canonicalId(rawId);
-    const row = id ? await repo.findDeal(trx, teamId, id, { forUpdate }) : undefined;
+    const row = id ? await repo.findDeal(db, teamId, id) : undefined;
+    if (!row) throw notFound(messages.dealNotFound);
+    return row;
+  }
+
+  /** Writers lock the row (PostgreSQL) so concurrent updates compute from the row they replace. */
+  async function loadForUpdate(trx: Trx, teamId: string, rawId: string) {
+    const id = canonicalId(rawId);
+    const row = id ? await (lockRows ? repo.findDealForUpdate(trx, teamId, id) : repo.findDeal(trx, teamId, id)) : undefined;
     if (!row) throw notFound(messages.dealNotFound);
     return row;
   }
@@ -142,14 +130,14 @@ export function createDealsService(db: Db) {
     },
 
     async get(teamId: string, rawId: string): Promise<DealView> {
-      return toDealView(await load(k, teamId, rawId, false));
+      return toDealView(await load(k, teamId, rawId));
     },
 
-    async create(teamId: string, input: DealCreateInput): Promise<DealView> {
+    async create(teamId: string, input: DealCreateInput, options: WriteOptions<DealView> = {}): Promise<DealView> {
       return k.transaction().execute(async (trx) => {
         const phase = await phaseOrThrow(trx, teamId, input.phase ?? 'lead');
         const client = input.client_id != null ? await clientOrThrow(trx, teamId, input.client_id) : null;
-        const now = nowIso();
+        const now = isoNow(clock);
         const priority = input.priority ?? 'media';
         const row: NewDealRow = {
           id: newId(),
@@ -180,17 +168,18 @@ export function createDealsService(db: Db) {
         };
         await repo.insertDeal(trx, row);
         const deal = toDealView({ ...(row as Parameters<typeof toDealView>[0]), client_name: client?.name ?? null });
-        await recordEvents(trx, teamId, [{ type: 'deal.created', object: deal, previous: null }]);
+        await recordEvents(trx, teamId, [{ type: 'deal.created', object: deal, previous: null }], now);
+        await options.inTransaction?.(trx, deal);
         return deal;
       });
     },
 
-    /** Applies a PUT; returns the deal after it, the earlier values of what changed, and the response body. */
-    async update(teamId: string, rawId: string, body: DealUpdateInput): Promise<DealChange & { response: Static<typeof DealUpdated> }> {
+    /** Applies a PUT; returns the deal after it, the earlier values of what changed, and the fields the body sent. */
+    async update(teamId: string, rawId: string, body: DealUpdateInput): Promise<DealUpdateResult> {
       const sent = DEAL_UPDATABLE.filter((f) => body[f] !== undefined);
       if (sent.length === 0) throw validationError(messages.noFieldToUpdate);
       const change = await k.transaction().execute(async (trx) => {
-        const current = toDealView(await load(trx, teamId, rawId));
+        const current = toDealView(await loadForUpdate(trx, teamId, rawId));
         const next: DealView = { ...current };
         for (const field of sent) (next as unknown as Record<string, unknown>)[field] = body[field];
         // Compare and echo the value as it will be stored (whole cents).
@@ -207,34 +196,33 @@ export function createDealsService(db: Db) {
         const changed = DEAL_UPDATABLE.filter((f) => !sameJson(current[f], next[f]));
         if (changed.length === 0) return { deal: current, previous: {} };
 
-        const now = nowIso();
-        const patch: DealUpdate = Object.assign({ updated_at: now }, ...changed.map((f) => columnsFor(f, next)));
+        const now = isoNow(clock);
+        const patch: DealUpdate = { updated_at: now };
+        for (const field of changed) Object.assign(patch, columnsFor(field, next));
         if (changed.includes('status')) patch.archived_at = next.status === 'arquivado' ? now : null;
         await repo.updateDeal(trx, teamId, current.id, patch);
         next.updated_at = toApiTimestamp(now);
         const previous = Object.fromEntries(changed.map((f) => [f, current[f]])) as Partial<DealView>;
         if (changed.includes('client_id')) previous.client = current.client;
-        await recordEvents(trx, teamId, updateEvents(changed, next).map((type) => ({ type, object: next, previous })));
+        await recordEvents(trx, teamId, updateEvents(changed, next).map((type) => ({ type, object: next, previous })), now);
         return { deal: next, previous };
       });
-      const fields = ['id', ...PUT_SUMMARY, ...sent, ...(sent.includes('client_id') ? ['client'] : []), 'updated_at'] as const;
-      const response = Object.fromEntries(fields.map((f) => [f, change.deal[f as keyof DealView]])) as Static<typeof DealUpdated>;
-      return { ...change, response };
+      return { ...change, sent };
     },
 
     /** DELETE: archives; deleting an archived deal again answers with its original archived_at. */
-    async archive(teamId: string, rawId: string): Promise<DealChange & { archivedAt: string }> {
+    async archive(teamId: string, rawId: string): Promise<DealArchiveResult> {
       return k.transaction().execute(async (trx) => {
-        const row = await load(trx, teamId, rawId);
+        const row = await loadForUpdate(trx, teamId, rawId);
         const current = toDealView(row);
         if (row.status === 'arquivado') {
           return { deal: current, previous: {}, archivedAt: toApiTimestamp(row.archived_at ?? row.updated_at) };
         }
-        const now = nowIso();
+        const now = isoNow(clock);
         await repo.updateDeal(trx, teamId, row.id, { status: 'arquivado', archived_at: now, updated_at: now });
         const deal: DealView = { ...current, status: 'arquivado', updated_at: toApiTimestamp(now) };
         const previous = { status: current.status };
-        await recordEvents(trx, teamId, [{ type: 'deal.updated', object: deal, previous }]);
+        await recordEvents(trx, teamId, [{ type: 'deal.updated', object: deal, previous }], now);
         return { deal, previous, archivedAt: toApiTimestamp(now) };
       });
     },

@@ -1,10 +1,7 @@
-import { PostgresAdapter, sql, type Kysely, type RawBuilder } from 'kysely';
-import type { Database } from '../../storage/database.js';
-
 /**
  * "Deliveries were queued": lets a delivery worker claim them at once instead of at its next poll.
  *
- * - PostgreSQL: a NOTIFY on {@link DELIVERIES_CHANNEL}, issued inside the transaction that queued
+ * - PostgreSQL: a NOTIFY on {@link DELIVERIES_CHANNEL}, issued (events.repository.ts) inside the transaction that queued
  *   them. PostgreSQL delivers it when (and only if) that transaction commits, to every session
  *   LISTENing: a worker in this process or in another one (src/worker/delivery-listener.ts).
  * - SQLite: an in-process signal. Only a worker sharing this process (and database handle) can be
@@ -24,17 +21,6 @@ export function onDeliveriesQueued(listener: Listener): () => void {
   return () => {
     listeners.delete(listener);
   };
-}
-
-/** True when `trx` runs on PostgreSQL (where the signal is a NOTIFY). */
-export function onPostgres(trx: Kysely<Database>): boolean {
-  // The adapter is shared, not built per call (`introspection` would build a Kysely and an introspector each time).
-  return trx.getExecutor().adapter instanceof PostgresAdapter;
-}
-
-/** PostgreSQL: the NOTIFY, as an expression to select inside the transaction that queued deliveries. */
-export function notifyDeliveries(): RawBuilder<unknown> {
-  return sql`pg_notify(${DELIVERIES_CHANNEL}, '')`;
 }
 
 /**

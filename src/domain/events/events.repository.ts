@@ -1,10 +1,11 @@
-import type { Kysely } from 'kysely';
+import { PostgresAdapter, sql } from 'kysely';
+import type { DbExecutor, Trx } from '../../storage/executor.js';
 import { v7 as uuidv7 } from 'uuid';
-import type { Database, EventRow } from '../../storage/database.js';
+import type { EventRow } from '../../storage/database.js';
 import { newId } from '../shared/ids.js';
-import { nowIso, toApiTimestamp } from '../shared/time.js';
-import { notifyDeliveries, onPostgres, signalInProcess } from './delivery-signal.js';
-import { API_VERSION, type EventType } from './event-types.js';
+import { signalInProcess, DELIVERIES_CHANNEL } from './delivery-signal.js';
+import { subscribes } from './events.mapper.js';
+import type { EventType } from './event-types.js';
 
 export interface EventDraft {
   type: EventType;
@@ -15,13 +16,19 @@ export interface EventDraft {
 /** `evt_` + a UUID v7 without dashes: time-ordered (events of one operation keep their order) and unguessable enough. */
 export const newEventId = (): string => `evt_${uuidv7().replaceAll('-', '')}`;
 
+/** True when `trx` runs on PostgreSQL (where the wake-up signal is a NOTIFY). */
+function onPostgres(trx: DbExecutor): boolean {
+  // The adapter is shared, not built per call (`introspection` would build a Kysely and an introspector each time).
+  return trx.getExecutor().adapter instanceof PostgresAdapter;
+}
+
 /**
  * The transactional outbox: call inside the transaction that makes the change, so a committed
- * change always has its events (and their deliveries) and a rolled-back one never does.
+ * change always has its events (and their deliveries) and a rolled-back one never does. `createdAt`
+ * is the change's own time (stored form).
  */
-export async function recordEvents(trx: Kysely<Database>, teamId: string, drafts: EventDraft[]): Promise<EventRow[]> {
+export async function recordEvents(trx: Trx, teamId: string, drafts: EventDraft[], createdAt: string): Promise<EventRow[]> {
   if (drafts.length === 0) return [];
-  const createdAt = nowIso();
   const events = drafts.map((d) => ({
     id: newEventId(),
     team_id: teamId,
@@ -54,7 +61,7 @@ export async function recordEvents(trx: Kysely<Database>, teamId: string, drafts
       // The insert and its NOTIFY in one round trip (a data-modifying CTE always runs to completion).
       await trx
         .with('queued', () => insert)
-        .selectNoFrom(notifyDeliveries().as('notified'))
+        .selectNoFrom(sql`pg_notify(${DELIVERIES_CHANNEL}, '')`.as('notified'))
         .execute();
     } else {
       await insert.execute();
@@ -62,26 +69,4 @@ export async function recordEvents(trx: Kysely<Database>, teamId: string, drafts
     }
   }
   return events;
-}
-
-/** A webhook's event list (JSON); empty means every type. */
-export function subscribes(eventsJson: string, type: string): boolean {
-  const types = JSON.parse(eventsJson) as string[];
-  return types.length === 0 || types.includes(type);
-}
-
-/** The delivery body of the contract's Events part, in its field order. */
-export function eventPayload(event: EventRow, webhookId: string): string {
-  return JSON.stringify({
-    id: event.id,
-    type: event.type,
-    api_version: API_VERSION,
-    created_at: toApiTimestamp(event.created_at),
-    data: {
-      object: JSON.parse(event.object) as unknown,
-      previous_attributes: event.previous_attributes === null ? null : (JSON.parse(event.previous_attributes) as unknown),
-    },
-    team_id: event.team_id,
-    webhook_id: webhookId,
-  });
 }

@@ -1,4 +1,4 @@
-import type { Plan } from '../teams/teams.service.js';
+import type { Plan } from '../teams/teams.types.js';
 
 export interface PlanLimits {
   perMinute: number;

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { Plan } from '../teams/teams.service.js';
+import type { Plan } from '../teams/teams.types.js';
 import { PLAN_LIMITS } from './plans.js';
 
 export interface WindowState {

@@ -1,4 +1,4 @@
-import { validationError } from '../../errors.js';
+import { validationError } from './errors.js';
 
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;

@@ -1,5 +1,5 @@
-import { sql, type Kysely, type OrderByItemBuilder, type OrderByModifiersCallbackExpression, type RawBuilder } from 'kysely';
-import type { Database } from '../../storage/database.js';
+import type { DbExecutor } from '../../storage/executor.js';
+import { sql, type OrderByItemBuilder, type OrderByModifiersCallbackExpression, type RawBuilder } from 'kysely';
 import type { DialectName } from '../../storage/dialect.js';
 import type { Page, Sort } from './list-query.js';
 
@@ -25,7 +25,7 @@ export const onlyStatusFilter = (filters: object): boolean =>
 export type StatusCondition = { equals: string } | { notEquals: string };
 
 /** Exact number of a team's records in (or not in) a status, from record_counts: no scan of the table. */
-export async function countByStatus(db: Kysely<Database>, teamId: string, resource: 'deals' | 'clients', status: StatusCondition): Promise<number> {
+export async function countByStatus(db: DbExecutor, teamId: string, resource: 'deals' | 'clients', status: StatusCondition): Promise<number> {
   const row = await db
     .selectFrom('record_counts')
     .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('n'), eb.lit(0)).as('total'))

@@ -1,6 +1,3 @@
-/** Stored form: ISO 8601 with milliseconds, UTC (fixed width, so it also sorts as text). */
-export const nowIso = (): string => new Date().toISOString();
-
 /** Response form required by the contract: `YYYY-MM-DDTHH:MM:SSZ`, no fraction. */
 export function toApiTimestamp(value: Date | string): string {
   const iso = typeof value === 'string' ? new Date(value).toISOString() : value.toISOString();

@@ -1,14 +1,14 @@
+import type { DbExecutor } from '../../storage/executor.js';
 import { compiledQuery } from '../../storage/compiled-query.js';
 import type { ApiKeyRow, NewApiKeyRow } from '../../storage/database.js';
-import type { DbLike } from './teams.repository.js';
 
-export const insertApiKey = (db: DbLike, key: NewApiKeyRow) => db.insertInto('api_keys').values(key).execute();
+export const insertApiKey = (db: DbExecutor, key: NewApiKeyRow) => db.insertInto('api_keys').values(key).execute();
 
-export const listApiKeys = (db: DbLike, teamId: string) =>
+export const listApiKeys = (db: DbExecutor, teamId: string) =>
   db.selectFrom('api_keys').selectAll().where('team_id', '=', teamId).orderBy('created_at').orderBy('id').execute();
 
 // Runs on every authenticated request: compiled once (storage/compiled-query.ts).
-const activeKeyByHash = compiledQuery('active_key_by_hash', (db: DbLike, keyHash: string) =>
+const activeKeyByHash = compiledQuery('active_key_by_hash', (db: DbExecutor, keyHash: string) =>
   db
     .selectFrom('api_keys')
     .innerJoin('teams', 'teams.id', 'api_keys.team_id')
@@ -17,9 +17,9 @@ const activeKeyByHash = compiledQuery('active_key_by_hash', (db: DbLike, keyHash
     .where('api_keys.revoked_at', 'is', null),
 );
 
-export const findActiveKeyByHash = (db: DbLike, keyHash: string) => activeKeyByHash.executeTakeFirst(db, keyHash);
+export const findActiveKeyByHash = (db: DbExecutor, keyHash: string) => activeKeyByHash.executeTakeFirst(db, keyHash);
 
-export async function revokeApiKey(db: DbLike, id: string, at: string): Promise<ApiKeyRow | undefined> {
+export async function revokeApiKey(db: DbExecutor, id: string, at: string): Promise<ApiKeyRow | undefined> {
   await db.updateTable('api_keys').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).execute();
   return db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
 }

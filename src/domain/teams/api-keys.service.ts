@@ -1,14 +1,13 @@
+import type { DbExecutor } from '../../storage/executor.js';
 import { createHash, randomBytes } from 'node:crypto';
-import { notFound, validationError } from '../../errors.js';
+import { notFound, validationError } from '../shared/errors.js';
 import { canonicalId, newId } from '../shared/ids.js';
-import { nowIso, toApiTimestamp, toApiTimestampOrNull } from '../shared/time.js';
+import { isoNow, type Clock } from '../shared/clock.js';
+import { toApiTimestamp, toApiTimestampOrNull } from '../shared/time.js';
 import type { ApiKeyRow } from '../../storage/database.js';
 import * as repo from './api-keys.repository.js';
-import type { DbLike } from './teams.repository.js';
-import type { Plan, TeamsService } from './teams.service.js';
-
-export const SCOPES = ['deals:read', 'deals:write', 'clients:read', 'clients:write'] as const;
-export type Scope = (typeof SCOPES)[number];
+import type { TeamsService } from './teams.service.js';
+import { SCOPES, type ApiKeyView, type AuthContext, type CreateApiKeyInput, type Scope } from './api-keys.types.js';
 
 const KEY_PREFIX = 'ask_';
 /** Every key this service issues: the prefix and 32 random bytes in base64url. */
@@ -19,23 +18,6 @@ export const looksLikeApiKey = (token: string): boolean => KEY_SHAPE.test(token)
 
 /** SHA-256 is enough here: keys carry 256 random bits, so there is nothing to brute-force offline. */
 export const hashApiKey = (key: string): string => createHash('sha256').update(key).digest('hex');
-
-export interface ApiKeyView {
-  id: string;
-  team_id: string;
-  name: string | null;
-  prefix: string;
-  scopes: Scope[];
-  created_at: string;
-  revoked_at: string | null;
-}
-
-export interface AuthContext {
-  keyId: string;
-  teamId: string;
-  plan: Plan;
-  scopes: ReadonlySet<string>;
-}
 
 function view(row: ApiKeyRow): ApiKeyView {
   return {
@@ -56,10 +38,10 @@ export function parseScopes(raw: string[] | undefined): Scope[] {
   return SCOPES.filter((s) => raw.includes(s));
 }
 
-export function createApiKeysService(db: DbLike, teams: Pick<TeamsService, 'find'>) {
+export function createApiKeysService(db: DbExecutor, { teams, clock }: { teams: Pick<TeamsService, 'find'>; clock: Clock }) {
   return {
     /** Creates a key; the secret is in the result and nowhere else, ever. */
-    async create(input: { teamId: string; name?: string; scopes?: string[] }): Promise<ApiKeyView & { key: string }> {
+    async create(input: CreateApiKeyInput): Promise<ApiKeyView & { key: string }> {
       const team = await teams.find(input.teamId);
       if (!team) throw notFound('Time não encontrado');
       const scopes = parseScopes(input.scopes);
@@ -71,7 +53,7 @@ export function createApiKeysService(db: DbLike, teams: Pick<TeamsService, 'find
         prefix: key.slice(0, KEY_PREFIX.length + 6),
         key_hash: hashApiKey(key),
         scopes: scopes.join(' '),
-        created_at: nowIso(),
+        created_at: isoNow(clock),
         revoked_at: null,
       } satisfies ApiKeyRow;
       await repo.insertApiKey(db, row);
@@ -86,7 +68,7 @@ export function createApiKeysService(db: DbLike, teams: Pick<TeamsService, 'find
 
     async revoke(keyId: string): Promise<ApiKeyView> {
       const id = canonicalId(keyId);
-      const row = id ? await repo.revokeApiKey(db, id, nowIso()) : undefined;
+      const row = id ? await repo.revokeApiKey(db, id, isoNow(clock)) : undefined;
       if (!row) throw notFound('Chave de API não encontrada');
       return view(row);
     },

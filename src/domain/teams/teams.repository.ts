@@ -1,15 +1,8 @@
-import type { Kysely } from 'kysely';
-import type { Database, NewTeamRow } from '../../storage/database.js';
+import type { DbExecutor } from '../../storage/executor.js';
+import type { Phase } from './teams.types.js';
+import type { NewTeamRow } from '../../storage/database.js';
 
-export type DbLike = Kysely<Database>;
-
-export interface PhaseRow {
-  name: string;
-  position: number;
-  probability: number;
-}
-
-export async function insertTeam(db: DbLike, team: NewTeamRow, phases: PhaseRow[]): Promise<void> {
+export async function insertTeam(db: DbExecutor, team: NewTeamRow, phases: Phase[]): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await trx.insertInto('teams').values(team).execute();
     await trx
@@ -19,18 +12,18 @@ export async function insertTeam(db: DbLike, team: NewTeamRow, phases: PhaseRow[
   });
 }
 
-export const findTeam = (db: DbLike, id: string) => db.selectFrom('teams').selectAll().where('id', '=', id).executeTakeFirst();
+export const findTeam = (db: DbExecutor, id: string) => db.selectFrom('teams').selectAll().where('id', '=', id).executeTakeFirst();
 
 /** The oldest team with exactly this name (names are not unique). */
-export const findOldestTeamByName = (db: DbLike, name: string) =>
+export const findOldestTeamByName = (db: DbExecutor, name: string) =>
   db.selectFrom('teams').selectAll().where('name', '=', name).orderBy('created_at').orderBy('id').limit(1).executeTakeFirst();
 
-export const listTeams = (db: DbLike) => db.selectFrom('teams').selectAll().orderBy('created_at').orderBy('id').execute();
+export const listTeams = (db: DbExecutor) => db.selectFrom('teams').selectAll().orderBy('created_at').orderBy('id').execute();
 
-export const listPhases = (db: DbLike, teamId: string): Promise<PhaseRow[]> =>
+export const listPhases = (db: DbExecutor, teamId: string): Promise<Phase[]> =>
   db.selectFrom('team_phases').select(['name', 'position', 'probability']).where('team_id', '=', teamId).orderBy('position').execute();
 
-export const findPhase = (db: DbLike, teamId: string, name: string) =>
+export const findPhase = (db: DbExecutor, teamId: string, name: string) =>
   db
     .selectFrom('team_phases')
     .select(['name', 'position', 'probability'])

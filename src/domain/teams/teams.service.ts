@@ -1,15 +1,14 @@
-import { validationError } from '../../errors.js';
+import type { DbExecutor } from '../../storage/executor.js';
+import { validationError } from '../shared/errors.js';
 import { canonicalId, newId } from '../shared/ids.js';
-import { nowIso, toApiTimestamp } from '../shared/time.js';
+import { isoNow, type Clock } from '../shared/clock.js';
+import { toApiTimestamp } from '../shared/time.js';
 import type { TeamRow } from '../../storage/database.js';
 import * as repo from './teams.repository.js';
-import type { DbLike, PhaseRow } from './teams.repository.js';
-
-export const PLANS = ['starter', 'professional', 'autoshopping'] as const;
-export type Plan = (typeof PLANS)[number];
+import { PLANS, type CreateTeamInput, type Phase, type Plan, type TeamView } from './teams.types.js';
 
 /** The contract's default pipeline with its suggested win probabilities. */
-export const DEFAULT_PHASES: PhaseRow[] = [
+export const DEFAULT_PHASES: Phase[] = [
   { name: 'lead', position: 1, probability: 10 },
   { name: 'qualificado', position: 2, probability: 25 },
   { name: 'proposta', position: 3, probability: 50 },
@@ -19,22 +18,7 @@ export const DEFAULT_PHASES: PhaseRow[] = [
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-export interface TeamView {
-  id: string;
-  name: string;
-  plan: Plan;
-  alert_email: string | null;
-  phases: PhaseRow[];
-  created_at: string;
-}
-
-export interface CreateTeamInput {
-  name: string;
-  plan?: string;
-  alertEmail?: string | null;
-}
-
-export function createTeamsService(db: DbLike) {
+export function createTeamsService(db: DbExecutor, { clock }: { clock: Clock }) {
   async function view(team: TeamRow): Promise<TeamView> {
     return {
       id: team.id,
@@ -53,7 +37,7 @@ export function createTeamsService(db: DbLike) {
       const plan = input.plan ?? 'starter';
       if (!(PLANS as readonly string[]).includes(plan)) throw validationError(`Plano inválido: use ${PLANS.join(', ')}`);
       if (input.alertEmail && !EMAIL.test(input.alertEmail)) throw validationError('E-mail de alerta inválido');
-      const team = { id: newId(), name, plan: plan as Plan, alert_email: input.alertEmail ?? null, created_at: nowIso() } satisfies TeamRow;
+      const team = { id: newId(), name, plan: plan as Plan, alert_email: input.alertEmail ?? null, created_at: isoNow(clock) } satisfies TeamRow;
       await repo.insertTeam(db, team, DEFAULT_PHASES);
       return view(team);
     },

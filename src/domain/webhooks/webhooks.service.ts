@@ -1,37 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { notFound, validationError } from '../../errors.js';
+import { notFound, validationError } from '../shared/errors.js';
 import type { Db } from '../../storage/db.js';
 import type { DeliveryAttemptRow, WebhookRow } from '../../storage/database.js';
 import { EVENT_TYPES } from '../events/event-types.js';
-import { subscribes } from '../events/events.repository.js';
+import { subscribes } from '../events/events.mapper.js';
 import { canonicalId, newId } from '../shared/ids.js';
-import { nowIso, toApiTimestamp, toApiTimestampOrNull } from '../shared/time.js';
+import { isoNow, type Clock } from '../shared/clock.js';
+import { toApiTimestamp, toApiTimestampOrNull } from '../shared/time.js';
 import type { TeamsService } from '../teams/teams.service.js';
+import { queueDelivery } from './deliveries.repository.js';
 import * as repo from './webhooks.repository.js';
-
-export interface WebhookView {
-  id: string;
-  team_id: string;
-  url: string;
-  events: string[];
-  status: 'enabled' | 'disabled';
-  disabled_reason: string | null;
-  disabled_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface AttemptView {
-  event_id: string;
-  event_type: string;
-  attempt: number;
-  attempted_at: string;
-  status_code: number | null;
-  error_class: string | null;
-  duration_ms: number;
-  response_body: string | null;
-  next_attempt_at: string | null;
-}
+import type { AttemptView, CreateWebhookInput, WebhookStatus, WebhookView } from './webhooks.types.js';
 
 /** 256 random bits; the prefix makes a leaked secret easy to recognise. */
 const newSecret = () => `whsec_${randomBytes(32).toString('base64url')}`;
@@ -83,7 +62,7 @@ export function checkEventTypes(types: string[]): string[] {
   return [...new Set(types)];
 }
 
-export function createWebhooksService(db: Db, teams: Pick<TeamsService, 'find'>) {
+export function createWebhooksService(db: Db, { teams, clock }: { teams: Pick<TeamsService, 'find'>; clock: Clock }) {
   const k = db.kysely;
 
   async function load(rawId: string): Promise<WebhookRow> {
@@ -95,10 +74,10 @@ export function createWebhooksService(db: Db, teams: Pick<TeamsService, 'find'>)
 
   return {
     /** Creates a webhook; the signing secret is in the result and is shown again only on rotation. */
-    async create(input: { teamId: string; url: string; events?: string[] }): Promise<WebhookView & { secret: string }> {
+    async create(input: CreateWebhookInput): Promise<WebhookView & { secret: string }> {
       const team = await teams.find(input.teamId);
       if (!team) throw notFound('Time não encontrado');
-      const now = nowIso();
+      const now = isoNow(clock);
       const row: WebhookRow = {
         id: newId(),
         team_id: team.id,
@@ -126,9 +105,9 @@ export function createWebhooksService(db: Db, teams: Pick<TeamsService, 'find'>)
       return toWebhookView(await load(rawId));
     },
 
-    async setStatus(rawId: string, status: 'enabled' | 'disabled'): Promise<WebhookView> {
+    async setStatus(rawId: string, status: WebhookStatus): Promise<WebhookView> {
       const row = await load(rawId);
-      const now = nowIso();
+      const now = isoNow(clock);
       const patch =
         status === 'enabled'
           ? { status, disabled_reason: null, disabled_at: null, updated_at: now }
@@ -140,7 +119,7 @@ export function createWebhooksService(db: Db, teams: Pick<TeamsService, 'find'>)
     async rotateSecret(rawId: string): Promise<WebhookView & { secret: string }> {
       const row = await load(rawId);
       const secret = newSecret();
-      const updated = await repo.updateWebhook(k, row.id, { secret, updated_at: nowIso() });
+      const updated = await repo.updateWebhook(k, row.id, { secret, updated_at: isoNow(clock) });
       return { ...toWebhookView(updated!), secret };
     },
 
@@ -162,7 +141,7 @@ export function createWebhooksService(db: Db, teams: Pick<TeamsService, 'find'>)
         targets = (await repo.listWebhooks(k, event.team_id)).filter((h) => h.status === 'enabled' && subscribes(h.events, event.type));
       }
       await k.transaction().execute(async (trx) => {
-        for (const hook of targets) await repo.queueDelivery(trx, event.team_id, hook.id, event.id);
+        for (const hook of targets) await queueDelivery(trx, event.team_id, hook.id, event.id, isoNow(clock));
       });
       return { event_id: event.id, webhook_ids: targets.map((t) => t.id) };
     },
@@ -174,7 +153,7 @@ export function createWebhooksService(db: Db, teams: Pick<TeamsService, 'find'>)
       if (Number.isNaN(sinceDate.getTime())) throw validationError("--since deve ser uma data/hora ISO 8601, por exemplo 2026-11-22T10:00:00Z");
       const events = (await repo.undeliveredEventsSince(k, hook.id, hook.team_id, sinceDate.toISOString())).filter((e) => subscribes(hook.events, e.type));
       await k.transaction().execute(async (trx) => {
-        for (const event of events) await repo.queueDelivery(trx, hook.team_id, hook.id, event.id);
+        for (const event of events) await queueDelivery(trx, hook.team_id, hook.id, event.id, isoNow(clock));
       });
       return { webhook_id: hook.id, queued: events.length, status: hook.status };
     },

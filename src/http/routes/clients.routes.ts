@@ -1,15 +1,24 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ClientsService } from '../../domain/clients/clients.service.js';
 import { teamOf } from '../auth.js';
+import { answerInTransaction } from '../idempotency.js';
 import { BEARER, REPLAYED_HEADER, authErrors, bodyErrors, errors, ok } from '../openapi/route-docs.js';
 import { ClientCreateBody, ClientListQuery, ClientUpdateBody } from '../schemas/clients.schema.js';
 import { IdParams, IdempotencyHeaders } from '../schemas/common.schema.js';
+import type { Static } from 'typebox';
+import type { ClientUpdateResult, ClientView } from '../../domain/clients/clients.types.js';
 import { Client, ClientDeactivated, ClientListItem, ClientUpdated, Page, Success } from '../schemas/responses.schema.js';
 
 const read = { auth: { scope: 'clients:read' } } as const;
 const write = { auth: { scope: 'clients:write' } } as const;
 const doc = { tags: ['Clients'], security: BEARER };
 const notFound = { 404: errors.notFound('Cliente não encontrado') };
+/** The PUT answer: id, every field sent (municipal_registration is write-only: never), status when it reactivated the client, updated_at. */
+function updatedAnswer({ state, sent, previous }: ClientUpdateResult): Static<typeof ClientUpdated> {
+  const fields = ['id', ...sent.filter((f) => f !== 'municipal_registration'), ...('status' in previous ? (['status'] as const) : []), 'updated_at'] as const;
+  return Object.fromEntries(fields.map((f) => [f, state[f]])) as Static<typeof ClientUpdated>;
+}
+
 const duplicate = (...extra: Array<[string, string]>) =>
   errors.unprocessable(['DUPLICATE_ENTRY', 'CPF já cadastrado', { field: 'cpf' }], ['DUPLICATE_ENTRY', 'CNPJ já cadastrado', { field: 'cnpj' }], ...extra);
 
@@ -65,8 +74,9 @@ export function clientsRoutes(clients: ClientsService): FastifyPluginAsyncTypebo
         },
       },
       async (request, reply) => {
-        const client = await clients.create(teamOf(request), request.body);
-        return reply.status(201).send({ success: true as const, data: client });
+        const answer = (client: ClientView) => ({ success: true as const, data: client });
+        const client = await clients.create(teamOf(request), request.body, answerInTransaction(request, 201, answer));
+        return reply.status(201).send(answer(client));
       },
     );
 
@@ -101,8 +111,8 @@ export function clientsRoutes(clients: ClientsService): FastifyPluginAsyncTypebo
         },
       },
       async (request) => {
-        const { response } = await clients.update(teamOf(request), request.params.id, request.body);
-        return { success: true as const, data: response };
+        const change = await clients.update(teamOf(request), request.params.id, request.body);
+        return { success: true as const, data: updatedAnswer(change) };
       },
     );
 

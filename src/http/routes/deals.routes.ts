@@ -1,9 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { DealsService } from '../../domain/deals/deals.service.js';
 import { teamOf } from '../auth.js';
+import { answerInTransaction } from '../idempotency.js';
 import { BEARER, REPLAYED_HEADER, authErrors, bodyErrors, errors, ok } from '../openapi/route-docs.js';
 import { IdParams, IdempotencyHeaders } from '../schemas/common.schema.js';
 import { DealCreateBody, DealListQuery, DealUpdateBody } from '../schemas/deals.schema.js';
+import type { Static } from 'typebox';
+import type { DealUpdateResult, DealView } from '../../domain/deals/deals.types.js';
 import { Deal, DealArchived, DealUpdated, Page, Success } from '../schemas/responses.schema.js';
 
 const read = { auth: { scope: 'deals:read' } } as const;
@@ -12,6 +15,15 @@ const doc = { tags: ['Deals'], security: BEARER };
 const notFound = { 404: errors.notFound('Negócio não encontrado') };
 /** `Fase inválida` names the field and lists the team's phases (here the default pipeline). */
 const PHASE_DETAIL = { field: 'phase', details: { allowed: ['lead', 'qualificado', 'proposta', 'negociacao', 'fechamento'] } };
+
+/** PUT always answers with these, plus every field the body sent. */
+const PUT_SUMMARY = ['title', 'value', 'phase', 'priority', 'probability', 'status'] as const;
+
+/** The PUT answer: id, the summary fields, every field sent (and the embedded client with client_id), updated_at. */
+function updatedAnswer({ deal, sent }: DealUpdateResult): Static<typeof DealUpdated> {
+  const fields: ReadonlyArray<keyof DealView> = ['id', ...PUT_SUMMARY, ...sent, ...(sent.includes('client_id') ? (['client'] as const) : []), 'updated_at'];
+  return Object.fromEntries(fields.map((f) => [f, deal[f]])) as Static<typeof DealUpdated>;
+}
 
 export function dealsRoutes(deals: DealsService): FastifyPluginAsyncTypebox {
   return async (app) => {
@@ -67,8 +79,9 @@ export function dealsRoutes(deals: DealsService): FastifyPluginAsyncTypebox {
         },
       },
       async (request, reply) => {
-        const deal = await deals.create(teamOf(request), request.body);
-        return reply.status(201).send({ success: true as const, data: deal });
+        const answer = (deal: DealView) => ({ success: true as const, data: deal });
+        const deal = await deals.create(teamOf(request), request.body, answerInTransaction(request, 201, answer));
+        return reply.status(201).send(answer(deal));
       },
     );
 
@@ -102,8 +115,8 @@ export function dealsRoutes(deals: DealsService): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => {
-        const { response } = await deals.update(teamOf(request), request.params.id, request.body);
-        return { success: true as const, data: response };
+        const change = await deals.update(teamOf(request), request.params.id, request.body);
+        return { success: true as const, data: updatedAnswer(change) };
       },
     );
 

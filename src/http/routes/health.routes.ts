@@ -1,11 +1,15 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { Db } from '../../storage/db.js';
-import { messages } from '../../errors.js';
+import { messages } from '../../domain/shared/errors.js';
 import { envelope } from '../error-handler.js';
 import { ErrorEnvelope } from '../schemas/common.schema.js';
 
+/** What readiness checks: resolves when the database answers (the app passes its Db). */
+export interface Readiness {
+  ping(): Promise<void>;
+}
+
 /** Outside /api/v1 and without auth: liveness (process up) and readiness (database answers). */
-export function healthRoutes(db: Pick<Db, 'ping'>): FastifyPluginAsync {
+export function healthRoutes(db: Readiness): FastifyPluginAsync {
   return async (app) => {
     const status = (value: string) => ({
       type: 'object',

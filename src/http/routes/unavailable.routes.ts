@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync, HTTPMethods } from 'fastify';
-import { AppError, messages } from '../../errors.js';
+import { AppError, messages } from '../../domain/shared/errors.js';
 import { BEARER, authErrors, bodyErrors, errors } from '../openapi/route-docs.js';
 
 /** The contract's announced, unavailable endpoints (financial, activities, webhooks). */

@@ -1,12 +1,6 @@
 import { Type, type Static } from 'typebox';
+import { ADDRESS_MEMBERS, CLIENT_STATUSES, CLIENT_TYPES, GENDERS, SEGMENTS } from '../../domain/clients/clients.types.js';
 import { DateOnly, ListQuery, Money, OptionalText, Tags, Text, nullable } from './common.schema.js';
-
-export const CLIENT_TYPES = ['PF', 'PJ'] as const;
-export const CLIENT_STATUSES = ['active', 'inactive'] as const;
-export const SEGMENTS = ['vip', 'premium', 'regular', 'occasional'] as const;
-export const GENDERS = ['masculino', 'feminino', 'outro'] as const;
-export const CLIENT_SORT_FIELDS = ['created_at', 'updated_at', 'name', 'segment', 'status', 'type'] as const;
-export const ADDRESS_MEMBERS = ['street', 'number', 'complement', 'neighborhood', 'city', 'state', 'zip_code', 'country'] as const;
 
 const ClientType = Type.Enum([...CLIENT_TYPES]);
 const Segment = Type.Enum([...SEGMENTS]);
@@ -18,10 +12,6 @@ export const AddressBody = Type.Object(
     ReturnType<typeof OptionalText>
   >,
 );
-
-/** Fields that only make sense for one client type; sending them for the other type is a 400. */
-export const PF_ONLY = ['cpf', 'rg', 'birth_date', 'gender', 'marital_status', 'nationality'] as const;
-export const PJ_ONLY = ['cnpj', 'legal_name', 'trade_name', 'state_registration', 'municipal_registration'] as const;
 
 const editable = {
   type: Type.Optional(ClientType),

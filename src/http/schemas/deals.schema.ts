@@ -1,19 +1,6 @@
 import { Type, type Static } from 'typebox';
+import { DEAL_STATUSES, PRIORITIES } from '../../domain/deals/deals.types.js';
 import { DateOnly, ListQuery, Money, OptionalText, Tags, Text, nullable } from './common.schema.js';
-
-export const PRIORITIES = ['alta', 'media', 'baixa'] as const;
-export const DEAL_STATUSES = ['ativo', 'ganho', 'perdido', 'arquivado'] as const;
-export const DEAL_SORT_FIELDS = [
-  'created_at',
-  'updated_at',
-  'title',
-  'value',
-  'probability',
-  'expected_close_date',
-  'priority',
-  'phase',
-  'status',
-] as const;
 
 const Priority = Type.Enum([...PRIORITIES]);
 const Status = Type.Enum([...DEAL_STATUSES]);

@@ -1,7 +1,7 @@
 import { Type, type TSchema } from 'typebox';
-import { ADDRESS_MEMBERS, CLIENT_STATUSES, GENDERS, SEGMENTS } from './clients.schema.js';
 import { ErrorEnvelope, Pagination, nullable } from './common.schema.js';
-import { DEAL_STATUSES, PRIORITIES } from './deals.schema.js';
+import { ADDRESS_MEMBERS, CLIENT_STATUSES, CLIENT_TYPES, GENDERS, SEGMENTS } from '../../domain/clients/clients.types.js';
+import { DEAL_STATUSES, PRIORITIES } from '../../domain/deals/deals.types.js';
 
 /**
  * Response shapes, used for the OpenAPI document and, in the test suite, to validate every response
@@ -123,7 +123,7 @@ export const ClientUpdated = Type.Object(
   {
     id: Id,
     ...Object.fromEntries(
-      Object.entries({ type: Type.Enum(['PF', 'PJ']), ...contact, ...pfOnly, ...pjOnly, ...classification, ...details }).filter(([k]) => k !== 'id').map(([k, v]) => [k, Type.Optional(v)]),
+      Object.entries({ type: Type.Enum([...CLIENT_TYPES]), ...contact, ...pfOnly, ...pjOnly, ...classification, ...details }).filter(([k]) => k !== 'id').map(([k, v]) => [k, Type.Optional(v)]),
     ),
     updated_at: Timestamp,
   },

@@ -8,13 +8,13 @@ import { listPerformance } from './0004-list-performance.js';
 /** One ordered migration set; each migration may ask for the few dialect-specific column types. */
 export function migrationProvider(dialect: DialectName): MigrationProvider {
   return {
-    async getMigrations(): Promise<Record<string, Migration>> {
-      return {
+    getMigrations(): Promise<Record<string, Migration>> {
+      return Promise.resolve({
         '0001-initial': initial(dialect),
         '0002-webhooks': webhooks(dialect),
         '0003-idempotency': idempotency(dialect),
         '0004-list-performance': listPerformance(dialect),
-      };
+      });
     },
   };
 }

@@ -1,9 +1,16 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { LogController, type FastifyError, type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyRequest } from 'fastify';
-import { AppError } from '../errors.js';
-import type { Metrics } from './metrics.js';
+import { AppError } from '../domain/shared/errors.js';
 import { REQUEST_ID_HEADER, requestIdOptions } from './request-id.js';
+
+/** What the request hooks and GET /metrics need of the app's metrics registry (src/observability/metrics.ts). */
+export interface RequestMetrics {
+  readonly contentType: string;
+  observeRequest(method: string, route: string, status: number, seconds: number): void;
+  /** The Prometheus text exposition. */
+  render(): Promise<string>;
+}
 
 /**
  * Who may read `GET /metrics` on the app's own port: anyone ('open', development), callers with
@@ -29,7 +36,7 @@ export function routeOf(request: FastifyRequest): string {
  * route, status, duration) and is counted. Fastify's own two lines per request are turned off
  * (`disableRequestLogging`): they carry the raw URL and nothing of the outcome but the status.
  */
-export function registerRequestObservability(app: FastifyInstance, metrics: Metrics): void {
+export function registerRequestObservability(app: FastifyInstance, metrics: RequestMetrics): void {
   app.addHook('onRequest', (request, _reply, done) => {
     // At debug level only: shows requests that never finish (and which ones a shutdown accepted).
     request.log.debug({ method: request.method, route: routeOf(request) }, 'incoming request');
@@ -45,7 +52,7 @@ export function registerRequestObservability(app: FastifyInstance, metrics: Metr
   });
 }
 
-function answered(request: FastifyRequest, status: number, ms: number, metrics: Metrics): void {
+function answered(request: FastifyRequest, status: number, ms: number, metrics: RequestMetrics): void {
   const route = routeOf(request);
   metrics.observeRequest(request.method, route, status, ms / 1000);
   request.log.info({ method: request.method, route, status, durationMs: Math.round(ms * 100) / 100 }, 'request completed');
@@ -57,7 +64,7 @@ type FrameworkErrorHandler = (error: FastifyError, request: FastifyRequest, repl
  * Router errors (bad percent-encoding, an over-long path parameter) are answered outside any route,
  * so no hook runs for them: the header, the log line and the count are added here.
  */
-export function observeFrameworkErrors(handler: FrameworkErrorHandler, metrics: Metrics): FrameworkErrorHandler {
+export function observeFrameworkErrors(handler: FrameworkErrorHandler, metrics: RequestMetrics): FrameworkErrorHandler {
   return (error, request, reply) => {
     const started = performance.now();
     reply.header(REQUEST_ID_HEADER, request.id);
@@ -77,7 +84,7 @@ export function bearerMatches(authorization: string | undefined, token: string):
 export const METRICS_UNAUTHORIZED = 'Token de métricas ausente ou inválido';
 
 /** `GET /metrics` (outside /api/v1: no API key, not counted by the plan limits). */
-export function metricsRoutes(metrics: Metrics, access: MetricsAccess): FastifyPluginAsync {
+export function metricsRoutes(metrics: RequestMetrics, access: MetricsAccess): FastifyPluginAsync {
   return async (app) => {
     if (access === 'off') return;
     app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {

@@ -1,8 +1,9 @@
-import { sql, type Kysely } from 'kysely';
-import type { Database, DeliveryRow, EventRow, WebhookRow } from '../storage/database.js';
-import type { DialectName } from '../storage/dialect.js';
-
-type DbLike = Kysely<Database>;
+import type { DbExecutor } from '../../storage/executor.js';
+import { sql } from 'kysely';
+import type { DeliveryRow } from '../../storage/database.js';
+import { newId } from '../shared/ids.js';
+import type { AttemptRecord, DeliveryContext, QueueStats } from './deliveries.types.js';
+import type { DialectName } from '../../storage/dialect.js';
 
 /**
  * Takes a lease on up to `limit` due deliveries of enabled webhooks. On PostgreSQL the candidate
@@ -11,7 +12,7 @@ type DbLike = Kysely<Database>;
  * a worker that dies leaves its lease to expire and the attempt is made again.
  */
 export async function claimDue(
-  db: DbLike,
+  db: DbExecutor,
   dialect: DialectName,
   args: { now: string; leaseUntil: string; token: string; limit: number },
 ): Promise<DeliveryRow[]> {
@@ -39,7 +40,7 @@ export async function claimDue(
  * attempts reuse them byte for byte. Returns the bodies this claim stored; a delivery missing from
  * the result is not ours to fix (see `fixBody`).
  */
-export async function fixBodies(db: DbLike, token: string, bodies: Array<{ id: string; body: string }>): Promise<Map<string, string>> {
+export async function fixBodies(db: DbExecutor, token: string, bodies: Array<{ id: string; body: string }>): Promise<Map<string, string>> {
   const stored = new Map<string, string>();
   if (bodies.length === 0) return stored;
   const rows = await db
@@ -59,7 +60,7 @@ export async function fixBodies(db: DbLike, token: string, bodies: Array<{ id: s
 }
 
 /** Fixes the body at the first attempt; later attempts reuse it byte for byte. */
-export async function fixBody(db: DbLike, id: string, token: string, body: string): Promise<string> {
+export async function fixBody(db: DbExecutor, id: string, token: string, body: string): Promise<string> {
   const fixed = await db
     .updateTable('deliveries')
     .set({ body })
@@ -74,13 +75,8 @@ export async function fixBody(db: DbLike, id: string, token: string, body: strin
   return row?.body ?? body;
 }
 
-export interface DeliveryContext {
-  event: EventRow;
-  hook: Pick<WebhookRow, 'id' | 'team_id' | 'url' | 'secret'>;
-}
-
 /** The event and the webhook of each claimed delivery, in one query for the whole claim. */
-export async function deliveryContexts(db: DbLike, deliveryIds: string[]): Promise<Map<string, DeliveryContext>> {
+export async function deliveryContexts(db: DbExecutor, deliveryIds: string[]): Promise<Map<string, DeliveryContext>> {
   const contexts = new Map<string, DeliveryContext>();
   if (deliveryIds.length === 0) return contexts;
   const rows = await db
@@ -118,30 +114,6 @@ export async function deliveryContexts(db: DbLike, deliveryIds: string[]): Promi
   return contexts;
 }
 
-/** The outcome of one attempt, as the worker decided it. */
-export interface AttemptRecord {
-  deliveryId: string;
-  /** The lease token of the claim: nothing is recorded when another worker holds the delivery now. */
-  token: string;
-  webhookId: string;
-  eventId: string;
-  eventType: string;
-  attemptId: string;
-  attempt: number;
-  attemptedAt: string;
-  now: string;
-  ok: boolean;
-  /** A failure of the last attempt: the delivery is `failed`, and the webhook may be disabled. */
-  finalFailure: boolean;
-  nextAttemptAt: string | null;
-  statusCode: number | null;
-  errorClass: string | null;
-  durationMs: number;
-  responseBody: string | null;
-  /** Stored as the webhook's disabled_reason when this failure disables it. */
-  disabledReason: string;
-}
-
 /**
  * Records an attempt atomically: closes the delivery (only while `token` still holds its lease),
  * appends the attempt log row, and on success stamps the webhook's last success; on a final failure
@@ -153,7 +125,7 @@ export interface AttemptRecord {
  * transaction would take six; each statement runs to completion whether or not the final SELECT
  * reads it. SQLite (in-process, no round trips): the same steps in a transaction.
  */
-export async function recordAttempt(db: DbLike, dialect: DialectName, r: AttemptRecord): Promise<{ recorded: boolean; disabled: boolean }> {
+export async function recordAttempt(db: DbExecutor, dialect: DialectName, r: AttemptRecord): Promise<{ recorded: boolean; disabled: boolean }> {
   const closed = {
     status: r.ok ? ('succeeded' as const) : r.finalFailure ? ('failed' as const) : ('pending' as const),
     attempts: r.attempt,
@@ -256,7 +228,7 @@ export async function recordAttempt(db: DbLike, dialect: DialectName, r: Attempt
       return { recorded: true, disabled: false };
     }
     if (!r.finalFailure) return { recorded: true, disabled: false };
-    const first = held.first_attempt_at as Date | string | null;
+    const first = held.first_attempt_at;
     const firstAttemptAt = first === null ? r.attemptedAt : new Date(first).toISOString();
     const flipped = await trx
       .updateTable('webhooks')
@@ -270,7 +242,7 @@ export async function recordAttempt(db: DbLike, dialect: DialectName, r: Attempt
 }
 
 /** Due deliveries the worker would claim now: pending, due, of an enabled webhook (a disabled one's wait for `recover`). */
-export async function pendingStats(db: DbLike, now: string): Promise<{ due: number; oldestDueAt: string | null }> {
+export async function pendingStats(db: DbExecutor, now: string): Promise<QueueStats> {
   const row = await db
     .selectFrom('deliveries')
     .innerJoin('webhooks', 'webhooks.id', 'deliveries.webhook_id')
@@ -279,6 +251,39 @@ export async function pendingStats(db: DbLike, now: string): Promise<{ due: numb
     .where('deliveries.next_attempt_at', '<=', now)
     .where('webhooks.status', '=', 'enabled')
     .executeTakeFirstOrThrow();
-  const oldest = row.oldest as Date | string | null;
+  const oldest = row.oldest;
   return { due: Number(row.due), oldestDueAt: oldest === null ? null : new Date(oldest).toISOString() };
+}
+
+/**
+ * Puts a (webhook, event) delivery back in the queue as a fresh series of attempts, due now (`now`,
+ * stored form). An existing delivery keeps its body, so the bytes sent stay the same as before. When
+ * it was waiting for a retry, the logged attempt that announced that retry has its `next_attempt_at`
+ * cleared: the new series replaces the retry, and the log must not show one that will not happen.
+ */
+export async function queueDelivery(db: DbExecutor, teamId: string, webhookId: string, eventId: string, now: string): Promise<void> {
+  const fresh = { status: 'pending' as const, attempts: 0, next_attempt_at: now, lease_until: null, lease_token: null, first_attempt_at: null, completed_at: null };
+  const current = await db
+    .selectFrom('deliveries')
+    .select(['id', 'status', 'attempts', 'next_attempt_at'])
+    .where('webhook_id', '=', webhookId)
+    .where('event_id', '=', eventId)
+    .executeTakeFirst();
+  if (current) {
+    if (current.status === 'pending' && current.attempts > 0 && current.next_attempt_at !== null) {
+      // The attempt that scheduled this retry logged the very same time.
+      await db
+        .updateTable('delivery_attempts')
+        .set({ next_attempt_at: null })
+        .where('delivery_id', '=', current.id)
+        .where('next_attempt_at', '=', current.next_attempt_at)
+        .execute();
+    }
+    await db.updateTable('deliveries').set(fresh).where('id', '=', current.id).execute();
+    return;
+  }
+  await db
+    .insertInto('deliveries')
+    .values({ ...fresh, id: newId(), team_id: teamId, webhook_id: webhookId, event_id: eventId, created_at: now })
+    .execute();
 }

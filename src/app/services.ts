@@ -1,0 +1,36 @@
+import { createClientsService } from '../domain/clients/clients.service.js';
+import { createDealsService } from '../domain/deals/deals.service.js';
+import { createIdempotencyService } from '../domain/idempotency/idempotency.service.js';
+import { systemClock, type Clock } from '../domain/shared/clock.js';
+import { createApiKeysService } from '../domain/teams/api-keys.service.js';
+import { createTeamsService } from '../domain/teams/teams.service.js';
+import { createDeliveriesService } from '../domain/webhooks/deliveries.service.js';
+import { createWebhooksService } from '../domain/webhooks/webhooks.service.js';
+import type { Db } from '../storage/db.js';
+
+export interface ServicesOptions {
+  /** The time every service reads: the system clock unless a test (or a replay) injects another. */
+  clock?: Clock;
+}
+
+/**
+ * The composition root: every domain service, wired once around one database. buildApp, the CLI
+ * (src/cli/context.ts), `serve`, the delivery worker and the test harness all take their services
+ * from here, so a service is built one way everywhere.
+ */
+export function createServices(db: Db, options: ServicesOptions = {}) {
+  const clock = options.clock ?? systemClock;
+  const teams = createTeamsService(db.kysely, { clock });
+  return {
+    clock,
+    teams,
+    keys: createApiKeysService(db.kysely, { teams, clock }),
+    deals: createDealsService(db, { clock }),
+    clients: createClientsService(db, { clock }),
+    webhooks: createWebhooksService(db, { teams, clock }),
+    idempotency: createIdempotencyService(db.kysely, { clock }),
+    deliveries: createDeliveriesService(db, { clock }),
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;

@@ -1,0 +1,29 @@
+import type { Plan } from './teams.types.js';
+
+export const SCOPES = ['deals:read', 'deals:write', 'clients:read', 'clients:write'] as const;
+export type Scope = (typeof SCOPES)[number];
+
+/** A key as listed: never the secret, only its first characters. */
+export interface ApiKeyView {
+  id: string;
+  team_id: string;
+  name: string | null;
+  prefix: string;
+  scopes: Scope[];
+  created_at: string;
+  revoked_at: string | null;
+}
+
+/** Who is calling: what authentication gives a request. */
+export interface AuthContext {
+  keyId: string;
+  teamId: string;
+  plan: Plan;
+  scopes: ReadonlySet<string>;
+}
+
+export interface CreateApiKeyInput {
+  teamId: string;
+  name?: string;
+  scopes?: string[];
+}
