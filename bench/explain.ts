@@ -48,7 +48,9 @@ export function createExplainer(url: string): Explainer {
 
   async function planOf(query: CompiledQuery): Promise<string[]> {
     if (target.dialect === 'sqlite') {
-      const { rows } = await kysely.executeQuery<{ id: number; parent: number; detail: string }>(CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]));
+      const { rows } = await kysely.executeQuery<{ id: number; parent: number; detail: string }>(
+        CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]),
+      );
       const depth = new Map<number, number>([[0, -1]]);
       return rows.map((r) => {
         const d = (depth.get(r.parent) ?? -1) + 1;

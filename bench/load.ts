@@ -61,7 +61,8 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
           request.method = next.method;
           request.path = next.path;
           request.body = next.body;
-          request.headers = next.body === undefined ? { ...spec.headers, ...next.headers } : { ...spec.headers, 'content-type': 'application/json', ...next.headers };
+          request.headers =
+            next.body === undefined ? { ...spec.headers, ...next.headers } : { ...spec.headers, 'content-type': 'application/json', ...next.headers };
           return request;
         },
       },

@@ -41,7 +41,12 @@ function packageOf(url: string, functionName: string): string {
     return rest[0]!.startsWith('@') ? `${rest[0]}/${rest[1]}` : rest[0]!;
   }
   const dist = url.indexOf('/dist/');
-  if (dist !== -1) return `autosales: ${url.slice(dist + 6).split('/').slice(0, 2).join('/')}`;
+  if (dist !== -1)
+    return `autosales: ${url
+      .slice(dist + 6)
+      .split('/')
+      .slice(0, 2)
+      .join('/')}`;
   return url;
 }
 
@@ -113,7 +118,12 @@ export function summarizeProfile(file: string, top = 25): ProfileSummary {
 }
 
 export function formatProfile(summary: ProfileSummary, topFunctions = 12): string[] {
-  const lines = [`CPU profile ${summary.file}: ${summary.busyMs.toFixed(0)} ms busy of ${summary.totalMs.toFixed(0)} ms`, '', '| Self time by package | ms | % of busy |', '|---|---:|---:|'];
+  const lines = [
+    `CPU profile ${summary.file}: ${summary.busyMs.toFixed(0)} ms busy of ${summary.totalMs.toFixed(0)} ms`,
+    '',
+    '| Self time by package | ms | % of busy |',
+    '|---|---:|---:|',
+  ];
   for (const p of summary.packages) lines.push(`| ${p.name} | ${p.selfMs.toFixed(0)} | ${p.pct.toFixed(1)} |`);
   lines.push('', '| Hottest functions (self) | where | ms | % |', '|---|---|---:|---:|');
   for (const f of summary.functions.slice(0, topFunctions)) lines.push(`| ${f.name} | ${f.where} | ${f.selfMs.toFixed(0)} | ${f.pct.toFixed(1)} |`);

@@ -75,7 +75,12 @@ export function computeTargets(r: RunReport): TargetCheck[] {
   const ratioMin = sqlite ? 0.5 : 0.25;
   if (byId?.load) {
     const ratio = byId.load.rps / ceiling;
-    out.push({ target: 'GET /deals/:id vs ceiling', figure: `${ratio.toFixed(2)}x (${f0(byId.load.rps)} / ${f0(ceiling)} req/s)`, threshold: `>= ${ratioMin}x`, met: ratio >= ratioMin });
+    out.push({
+      target: 'GET /deals/:id vs ceiling',
+      figure: `${ratio.toFixed(2)}x (${f0(byId.load.rps)} / ${f0(ceiling)} req/s)`,
+      threshold: `>= ${ratioMin}x`,
+      met: ratio >= ratioMin,
+    });
   }
   const latencyTargets: Array<[string, string, number]> = [
     ['list-default', 'List p99', 25],
@@ -91,16 +96,34 @@ export function computeTargets(r: RunReport): TargetCheck[] {
       const res = find(id, size);
       if (!res?.load) continue;
       const limit = ms * factor;
-      out.push({ target: `${label} @ ${int(size)} deals`, figure: `${res.load.noneCompleted ? '> ' : ''}${f1(res.load.p99)} ms${res.oneConnection ? ' (1 connection)' : ''}`, threshold: `< ${limit} ms`, met: !res.load.noneCompleted && res.load.p99 < limit });
+      out.push({
+        target: `${label} @ ${int(size)} deals`,
+        figure: `${res.load.noneCompleted ? '> ' : ''}${f1(res.load.p99)} ms${res.oneConnection ? ' (1 connection)' : ''}`,
+        threshold: `< ${limit} ms`,
+        met: !res.load.noneCompleted && res.load.p99 < limit,
+      });
     }
   }
   const post = find('post-deal');
   const postMin = sqlite ? 3000 : 1500;
-  if (post?.load) out.push({ target: 'POST /deals with a webhook', figure: `${f0(post.load.rps)} req/s`, threshold: `>= ${postMin} req/s`, met: post.load.rps >= postMin });
+  if (post?.load)
+    out.push({ target: 'POST /deals with a webhook', figure: `${f0(post.load.rps)} req/s`, threshold: `>= ${postMin} req/s`, met: post.load.rps >= postMin });
   const deliveries = find('webhook-throughput');
-  if (deliveries?.deliveries) out.push({ target: 'Webhook deliveries', figure: `${f0(deliveries.deliveries.perSecond)} /s`, threshold: '>= 500 /s', met: deliveries.deliveries.perSecond >= 500 });
+  if (deliveries?.deliveries)
+    out.push({
+      target: 'Webhook deliveries',
+      figure: `${f0(deliveries.deliveries.perSecond)} /s`,
+      threshold: '>= 500 /s',
+      met: deliveries.deliveries.perSecond >= 500,
+    });
   const latency = find('webhook-latency');
-  if (latency?.latency) out.push({ target: 'Commit-to-receipt p50 (idle queue, default WEBHOOK_POLL_MS)', figure: `${f1(latency.latency.p50)} ms`, threshold: '< 100 ms', met: latency.latency.samples > 0 && latency.latency.p50 < 100 });
+  if (latency?.latency)
+    out.push({
+      target: 'Commit-to-receipt p50 (idle queue, default WEBHOOK_POLL_MS)',
+      figure: `${f1(latency.latency.p50)} ms`,
+      threshold: '< 100 ms',
+      met: latency.latency.samples > 0 && latency.latency.p50 < 100,
+    });
   const rss = r.servers.map((s) => s.rssMb ?? 0);
   if (rss.length) {
     const max = Math.max(...rss);
@@ -121,9 +144,16 @@ function resultRow(r: RunReport, x: ScenarioResult): string {
   const l = x.load!;
   const bad = l.non2xx + l.errors;
   const gt = l.noneCompleted ? '> ' : '';
-  const single = x.single && x.single !== x.load && !x.oneConnection ? `@1 conn: ${rps(x.single.rps)} req/s, p50 ${f1(x.single.p50)} / p99 ${f1(x.single.p99)} ms` : '';
+  const single =
+    x.single && x.single !== x.load && !x.oneConnection ? `@1 conn: ${rps(x.single.rps)} req/s, p50 ${f1(x.single.p50)} / p99 ${f1(x.single.p99)} ms` : '';
   const notes = [single, x.note ?? ''].filter(Boolean).join('; ');
-  return `| ${x.title} | ${int(x.teamSize)} | ${rps(l.rps)} | ${gt}${f1(l.p50)} | ${gt}${f1(l.p99)} | ${gt}${f1(l.max)} | ${(l.rps / ceiling).toFixed(2)} | ${x.serverCpuPct === undefined ? '–' : `${f0(x.serverCpuPct)}%`} | ${bad ? `${bad} (${Object.entries(l.statusCodes).map(([c, n]) => `${c}: ${n}`).join(', ')}${l.timeouts ? `, ${l.timeouts} timeouts` : ''})` : '0'} | ${x.load1?.toFixed(1) ?? '–'} | ${notes} |`;
+  return `| ${x.title} | ${int(x.teamSize)} | ${rps(l.rps)} | ${gt}${f1(l.p50)} | ${gt}${f1(l.p99)} | ${gt}${f1(l.max)} | ${(l.rps / ceiling).toFixed(2)} | ${x.serverCpuPct === undefined ? '–' : `${f0(x.serverCpuPct)}%`} | ${
+    bad
+      ? `${bad} (${Object.entries(l.statusCodes)
+          .map(([c, n]) => `${c}: ${n}`)
+          .join(', ')}${l.timeouts ? `, ${l.timeouts} timeouts` : ''})`
+      : '0'
+  } | ${x.load1?.toFixed(1) ?? '–'} | ${notes} |`;
 }
 
 export function renderReport(r: RunReport, targets: TargetCheck[]): string {
@@ -132,26 +162,51 @@ export function renderReport(r: RunReport, targets: TargetCheck[]): string {
   const ceiling = ceilingRps(r);
   lines.push(`# autosales benchmark — ${r.dialect}${a.smoke ? ' (smoke)' : ''} — ${r.startedAt.slice(0, 10)}`, '');
   lines.push(`- Machine: ${r.machine.cpus} CPUs (${r.machine.model}), ${r.machine.memGb.toFixed(0)} GB RAM, ${r.machine.kernel}; Node ${r.machine.node}`);
-  lines.push(`- Load average (1/5/15 min): ${r.machine.loadStart.map((n) => n.toFixed(2)).join(' / ')} at the start, ${r.machine.loadEnd.map((n) => n.toFixed(2)).join(' / ')} at the end — the machine is shared, so compare ratios to the ceiling rather than raw figures`);
+  lines.push(
+    `- Load average (1/5/15 min): ${r.machine.loadStart.map((n) => n.toFixed(2)).join(' / ')} at the start, ${r.machine.loadEnd.map((n) => n.toFixed(2)).join(' / ')} at the end — the machine is shared, so compare ratios to the ceiling rather than raw figures`,
+  );
   lines.push(`- Database: ${r.dialect} ${r.dbVersion}; code: ${r.git}`);
-  lines.push(`- Load: autocannon 8 in the runner process, ${a.connections} connections, pipelining 1, ${a.duration} s measured after ${a.warmup} s of warm-up per scenario; server: \`node bin/autosales.js serve\` child process, LOG_LEVEL=${a.logLevel}, NODE_ENV=production, RATE_LIMITS=off unless stated`);
-  lines.push(`- Data set (seed \`${a.seed}\`): ${a.teams} teams (Autoshopping plan); the large team has ${int(a.large)} deals and ${int(a.large)} clients, the others ${int(a.others)} each; scaling teams: ${a.scales.filter((s) => s !== a.large).map(int).join(', ') || 'none'}`);
+  lines.push(
+    `- Load: autocannon 8 in the runner process, ${a.connections} connections, pipelining 1, ${a.duration} s measured after ${a.warmup} s of warm-up per scenario; server: \`node bin/autosales.js serve\` child process, LOG_LEVEL=${a.logLevel}, NODE_ENV=production, RATE_LIMITS=off unless stated`,
+  );
+  lines.push(
+    `- Data set (seed \`${a.seed}\`): ${a.teams} teams (Autoshopping plan); the large team has ${int(a.large)} deals and ${int(a.large)} clients, the others ${int(a.others)} each; scaling teams: ${
+      a.scales
+        .filter((s) => s !== a.large)
+        .map(int)
+        .join(', ') || 'none'
+    }`,
+  );
   lines.push(`- Run: ${r.startedAt} → ${r.finishedAt}`, '');
 
   lines.push('## Targets', '', '| Target | Measured | Threshold | Result |', '|---|---|---|---|');
-  for (const t of targets) lines.push(`| ${t.target} | ${t.figure} | ${t.threshold} | ${t.met === null ? 'n/a' : t.met ? 'MET' : '**MISSED**'}${a.smoke ? ' (informational: smoke)' : ''} |`);
+  for (const t of targets)
+    lines.push(
+      `| ${t.target} | ${t.figure} | ${t.threshold} | ${t.met === null ? 'n/a' : t.met ? 'MET' : '**MISSED**'}${a.smoke ? ' (informational: smoke)' : ''} |`,
+    );
   lines.push('');
 
   lines.push('## Scenarios', '');
-  lines.push(`Ceiling (bare Fastify, one static deal JSON, no database): ${r.ceiling.map((c) => `${f0(c.rps)} req/s (p50 ${f1(c.p50)} / p99 ${f1(c.p99)} / max ${f1(c.max)} ms)`).join(' at the start, ')}${r.ceiling.length > 1 ? ' at the end' : ''}; ratios use the mean, ${f0(ceiling)} req/s.`, '');
-  lines.push('| Scenario | Team deals | req/s | p50 ms | p99 ms | max ms | × ceiling | server CPU | non-2xx / errors | load1 | notes |', '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|');
+  lines.push(
+    `Ceiling (bare Fastify, one static deal JSON, no database): ${r.ceiling.map((c) => `${f0(c.rps)} req/s (p50 ${f1(c.p50)} / p99 ${f1(c.p99)} / max ${f1(c.max)} ms)`).join(' at the start, ')}${r.ceiling.length > 1 ? ' at the end' : ''}; ratios use the mean, ${f0(ceiling)} req/s.`,
+    '',
+  );
+  lines.push(
+    '| Scenario | Team deals | req/s | p50 ms | p99 ms | max ms | × ceiling | server CPU | non-2xx / errors | load1 | notes |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+  );
   for (const x of r.results) lines.push(resultRow(r, x));
   lines.push('');
 
   const scaling = ['list-default', 'list-filtered', 'list-page-2000', 'search-title', 'search-cpf', 'search-name'];
   const sizes = [...new Set(r.results.filter((x) => scaling.includes(x.id)).map((x) => x.teamSize))].sort((p, q) => p - q);
   if (sizes.length > 1) {
-    lines.push('## Scaling (p99 ms under load; p50 ms with one connection in brackets)', '', `| Scenario | ${sizes.map(int).join(' | ')} |`, `|---|${sizes.map(() => '---:').join('|')}|`);
+    lines.push(
+      '## Scaling (p99 ms under load; p50 ms with one connection in brackets)',
+      '',
+      `| Scenario | ${sizes.map(int).join(' | ')} |`,
+      `|---|${sizes.map(() => '---:').join('|')}|`,
+    );
     for (const id of scaling) {
       const cells = sizes.map((s) => {
         const x = r.results.find((y) => y.id === id && y.teamSize === s);
@@ -162,12 +217,16 @@ export function renderReport(r: RunReport, targets: TargetCheck[]): string {
       const title = r.results.find((y) => y.id === id)?.title ?? id;
       lines.push(`| ${title} | ${cells.join(' | ')} |`);
     }
-    if (r.results.some((x) => x.oneConnection)) lines.push('', '¹ one request alone took more than 1.5 s: measured with one connection only (a lower bound for the common setting).');
+    if (r.results.some((x) => x.oneConnection))
+      lines.push('', '¹ one request alone took more than 1.5 s: measured with one connection only (a lower bound for the common setting).');
     lines.push('');
   }
 
   lines.push('## Seeding', '', '| Part | Teams | Clients | Deals | Time s | rows/s |', '|---|---:|---:|---:|---:|---:|');
-  for (const s of r.seeding) lines.push(`| ${s.label} | ${s.teams} | ${int(s.clients)} | ${int(s.deals)} | ${(s.ms / 1000).toFixed(1)} | ${f0(((s.clients + s.deals) * 1000) / s.ms)} |`);
+  for (const s of r.seeding)
+    lines.push(
+      `| ${s.label} | ${s.teams} | ${int(s.clients)} | ${int(s.deals)} | ${(s.ms / 1000).toFixed(1)} | ${f0(((s.clients + s.deals) * 1000) / s.ms)} |`,
+    );
   for (const m of r.maintenance) lines.push(`| ${m.label} | | | | ${(m.ms / 1000).toFixed(1)} | |`);
   lines.push('');
 
@@ -182,7 +241,12 @@ export function renderReport(r: RunReport, targets: TargetCheck[]): string {
     for (const x of withStatements) {
       for (const s of x.statements!) {
         const kind = /count\(\*\)/i.test(s.sql) ? 'count' : 'page';
-        const plan = s.plan.map((p) => p.trim()).filter((p) => !/^(Planning|Execution) Time|^Buffers|^Planning:/.test(p)).slice(0, 4).join(' ⟶ ').replace(/\|/g, '\\|');
+        const plan = s.plan
+          .map((p) => p.trim())
+          .filter((p) => !/^(Planning|Execution) Time|^Buffers|^Planning:/.test(p))
+          .slice(0, 4)
+          .join(' ⟶ ')
+          .replace(/\|/g, '\\|');
         lines.push(`| ${x.title} | ${int(x.teamSize)} | ${kind} | ${f1(s.medianMs)} | ${plan} |`);
       }
     }
@@ -190,7 +254,15 @@ export function renderReport(r: RunReport, targets: TargetCheck[]): string {
     for (const x of withStatements) {
       lines.push(`### ${x.title} @ ${int(x.teamSize)} deals`, '');
       for (const s of x.statements!) {
-        lines.push('```sql', s.sql, `-- parameters: ${JSON.stringify(s.parameters)}`, `-- median ${s.medianMs.toFixed(2)} ms`, ...s.plan.map((p) => `-- ${p}`), '```', '');
+        lines.push(
+          '```sql',
+          s.sql,
+          `-- parameters: ${JSON.stringify(s.parameters)}`,
+          `-- median ${s.medianMs.toFixed(2)} ms`,
+          ...s.plan.map((p) => `-- ${p}`),
+          '```',
+          '',
+        );
       }
     }
     lines.push('</details>', '');

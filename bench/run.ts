@@ -41,7 +41,11 @@ const T0 = performance.now();
 const say = (line: string) => process.stdout.write(`[${((performance.now() - T0) / 1000).toFixed(1).padStart(6)}s] ${line}\n`);
 const print = (text: string) => process.stdout.write(`${text}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const slug = (s: string) => s.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '').toLowerCase();
+const slug = (s: string) =>
+  s
+    .replace(/[^a-z0-9]+/gi, '-')
+    .replace(/^-|-$/g, '')
+    .toLowerCase();
 
 class Bench {
   readonly args: BenchArgs;
@@ -76,7 +80,15 @@ class Bench {
       dbVersion: '',
       startedAt: new Date().toISOString(),
       finishedAt: '',
-      machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model.trim() ?? '?', node: process.version, memGb: os.totalmem() / 2 ** 30, loadStart: os.loadavg(), loadEnd: [], kernel: `${os.type()} ${os.release()}` },
+      machine: {
+        cpus: os.cpus().length,
+        model: os.cpus()[0]?.model.trim() ?? '?',
+        node: process.version,
+        memGb: os.totalmem() / 2 ** 30,
+        loadStart: os.loadavg(),
+        loadEnd: [],
+        kernel: `${os.type()} ${os.release()}`,
+      },
       git: gitDescription(),
       seeding: [],
       maintenance: [],
@@ -122,7 +134,9 @@ class Bench {
     const version =
       this.db.dialect === 'sqlite'
         ? await sql<{ v: string }>`select sqlite_version() as v`.execute(this.db.kysely)
-        : await sql<{ v: string }>`show server_version`.execute(this.db.kysely).then((r) => ({ rows: r.rows.map((x) => ({ v: (x as unknown as { server_version: string }).server_version })) }));
+        : await sql<{ v: string }>`show server_version`
+            .execute(this.db.kysely)
+            .then((r) => ({ rows: r.rows.map((x) => ({ v: (x as unknown as { server_version: string }).server_version })) }));
     this.report.dbVersion = version.rows[0]?.v ?? '?';
   }
 
@@ -132,7 +146,9 @@ class Bench {
     const t0 = performance.now();
     this.large = await seedTeam(this.db, args.seed, { label: 'grande', deals: args.large, clients: args.large });
     const largeMs = performance.now() - t0;
-    say(`   large team: ${(largeMs / 1000).toFixed(1)} s (clients ${(this.large.clientsMs / 1000).toFixed(1)} s, deals ${(this.large.dealsMs / 1000).toFixed(1)} s)`);
+    say(
+      `   large team: ${(largeMs / 1000).toFixed(1)} s (clients ${(this.large.clientsMs / 1000).toFixed(1)} s, deals ${(this.large.dealsMs / 1000).toFixed(1)} s)`,
+    );
     this.teams = [this.large];
     const t1 = performance.now();
     for (let i = 1; i < args.teams; i++) {
@@ -141,11 +157,26 @@ class Bench {
     const othersMs = performance.now() - t1;
     say(`   ${args.teams - 1} other teams: ${(othersMs / 1000).toFixed(1)} s`);
     this.report.seeding.push({ label: `large team (${args.large.toLocaleString('en-US')})`, teams: 1, clients: args.large, deals: args.large, ms: largeMs });
-    this.report.seeding.push({ label: 'other teams', teams: args.teams - 1, clients: args.others * (args.teams - 1), deals: args.others * (args.teams - 1), ms: othersMs });
+    this.report.seeding.push({
+      label: 'other teams',
+      teams: args.teams - 1,
+      clients: args.others * (args.teams - 1),
+      deals: args.others * (args.teams - 1),
+      ms: othersMs,
+    });
     const t2 = performance.now();
     await afterBulkLoad(this.db);
-    this.report.maintenance.push({ label: this.db.dialect === 'postgres' ? 'VACUUM ANALYZE after the load' : 'WAL checkpoint after the load', ms: performance.now() - t2 });
-    this.report.seeding.push({ label: 'main data set, total', teams: args.teams, clients: args.large + args.others * (args.teams - 1), deals: args.large + args.others * (args.teams - 1), ms: performance.now() - t0 });
+    this.report.maintenance.push({
+      label: this.db.dialect === 'postgres' ? 'VACUUM ANALYZE after the load' : 'WAL checkpoint after the load',
+      ms: performance.now() - t2,
+    });
+    this.report.seeding.push({
+      label: 'main data set, total',
+      teams: args.teams,
+      clients: args.large + args.others * (args.teams - 1),
+      deals: args.large + args.others * (args.teams - 1),
+      ms: performance.now() - t0,
+    });
   }
 
   // ---------- processes ----------
@@ -177,7 +208,16 @@ class Bench {
       mkdirSync(dir, { recursive: true });
       nodeFlags = ['--cpu-prof', `--cpu-prof-dir=${dir}`];
     }
-    const child = await spawnChild({ name: slug(name), args: ['bin/autosales.js', 'serve'], env, readyPath: '/ready', logDir: this.logDir, cwd: ROOT, nodeFlags, port });
+    const child = await spawnChild({
+      name: slug(name),
+      args: ['bin/autosales.js', 'serve'],
+      env,
+      readyPath: '/ready',
+      logDir: this.logDir,
+      cwd: ROOT,
+      nodeFlags,
+      port,
+    });
     this.children.add(child);
     return child;
   }
@@ -198,7 +238,15 @@ class Bench {
     const file = join(this.tmp, 'ceiling-deal.json');
     writeFileSync(file, JSON.stringify(toDealView(sample!)));
     const port = await freePort();
-    const child = await spawnChild({ name: `ceiling-${this.report.ceiling.length + 1}`, args: [join(ROOT, 'dist-bench/bench/ceiling-server.js'), String(port), file], env: {}, readyPath: '/health', logDir: this.logDir, cwd: ROOT, port });
+    const child = await spawnChild({
+      name: `ceiling-${this.report.ceiling.length + 1}`,
+      args: [join(ROOT, 'dist-bench/bench/ceiling-server.js'), String(port), file],
+      env: {},
+      readyPath: '/health',
+      logDir: this.logDir,
+      cwd: ROOT,
+      port,
+    });
     this.children.add(child);
     return child;
   }
@@ -206,7 +254,12 @@ class Bench {
   async measureCeiling(): Promise<void> {
     const child = await this.startCeiling();
     const ids = this.large.samples.dealIds;
-    const spec = { baseUrl: child.url, connections: this.args.connections, headers: {}, next: () => ({ method: 'GET' as const, path: `/api/v1/deals/${ids[Math.floor(this.prng.next() * ids.length)]}` }) };
+    const spec = {
+      baseUrl: child.url,
+      connections: this.args.connections,
+      headers: {},
+      next: () => ({ method: 'GET' as const, path: `/api/v1/deals/${ids[Math.floor(this.prng.next() * ids.length)]}` }),
+    };
     if (this.args.warmup > 0) await runLoad({ ...spec, duration: this.args.warmup });
     const result = await runLoad({ ...spec, duration: this.args.duration });
     this.report.ceiling.push(result);
@@ -235,8 +288,21 @@ class Bench {
       const load1 = os.loadavg()[0];
       const load = await runLoad({ ...spec, connections: 1, duration: Math.max(duration, (3 * probe) / 1000) });
       await idle();
-      const result: ScenarioResult = { id: sc.id, title: sc.title, group: sc.group, teamSize: sc.teamSize, load, oneConnection: true, load1, note: [`one request took ${(probe / 1000).toFixed(1)} s alone: measured with 1 connection only (a lower bound for ${this.args.connections})`, sc.note].filter(Boolean).join('; ') };
-      say(`   ${sc.title.padEnd(62)} ${load.rps.toFixed(1).padStart(6)} req/s  p50 ${load.p50.toFixed(0).padStart(7)}  p99 ${load.p99.toFixed(0).padStart(7)} ms  (1 connection: one request takes ${(probe / 1000).toFixed(1)} s)`);
+      const result: ScenarioResult = {
+        id: sc.id,
+        title: sc.title,
+        group: sc.group,
+        teamSize: sc.teamSize,
+        load,
+        oneConnection: true,
+        load1,
+        note: [`one request took ${(probe / 1000).toFixed(1)} s alone: measured with 1 connection only (a lower bound for ${this.args.connections})`, sc.note]
+          .filter(Boolean)
+          .join('; '),
+      };
+      say(
+        `   ${sc.title.padEnd(62)} ${load.rps.toFixed(1).padStart(6)} req/s  p50 ${load.p50.toFixed(0).padStart(7)}  p99 ${load.p99.toFixed(0).padStart(7)} ms  (1 connection: one request takes ${(probe / 1000).toFixed(1)} s)`,
+      );
       return result;
     }
     if (warmup > 0) {
@@ -260,9 +326,17 @@ class Bench {
     if (sc.explain && !this.args.smoke) await idle();
     // Slow answers are a finding, not a harness failure; error statuses and refused connections are.
     const bad = load.non2xx + load.errors + load.timeouts;
-    if (load.non2xx + load.errors - load.timeouts > 0) this.report.problems.push(`${sc.title} @ ${sc.teamSize}: ${load.non2xx} non-2xx, ${load.errors - load.timeouts} connection errors (${JSON.stringify(load.statusCodes)})`);
-    if (load.noneCompleted) this.report.notes.push(`${sc.title} @ ${sc.teamSize}: no request completed within the ${duration} s run; its latencies are shown as the run's length (a lower bound)`);
-    say(`   ${sc.title.padEnd(62)} ${load.rps.toFixed(0).padStart(6)} req/s  p50 ${load.noneCompleted ? '>' : ' '}${load.p50.toFixed(1).padStart(6)}  p99 ${load.p99.toFixed(1).padStart(6)}  max ${load.max.toFixed(0).padStart(5)} ms  cpu ${result.serverCpuPct?.toFixed(0) ?? '?'}%${bad ? `  ${bad} BAD` : ''}${result.single ? `  | 1 conn p50 ${result.single.p50.toFixed(1)} p99 ${result.single.p99.toFixed(1)}` : ''}`);
+    if (load.non2xx + load.errors - load.timeouts > 0)
+      this.report.problems.push(
+        `${sc.title} @ ${sc.teamSize}: ${load.non2xx} non-2xx, ${load.errors - load.timeouts} connection errors (${JSON.stringify(load.statusCodes)})`,
+      );
+    if (load.noneCompleted)
+      this.report.notes.push(
+        `${sc.title} @ ${sc.teamSize}: no request completed within the ${duration} s run; its latencies are shown as the run's length (a lower bound)`,
+      );
+    say(
+      `   ${sc.title.padEnd(62)} ${load.rps.toFixed(0).padStart(6)} req/s  p50 ${load.noneCompleted ? '>' : ' '}${load.p50.toFixed(1).padStart(6)}  p99 ${load.p99.toFixed(1).padStart(6)}  max ${load.max.toFixed(0).padStart(5)} ms  cpu ${result.serverCpuPct?.toFixed(0) ?? '?'}%${bad ? `  ${bad} BAD` : ''}${result.single ? `  | 1 conn p50 ${result.single.p50.toFixed(1)} p99 ${result.single.p99.toFixed(1)}` : ''}`,
+    );
     return result;
   }
 
@@ -285,7 +359,11 @@ class Bench {
     await waitIdle(server.pid);
     if (this.db.dialect === 'postgres') {
       for (;;) {
-        const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where datname = current_database() and state = 'active' and pid <> pg_backend_pid()`.execute(this.db.kysely);
+        const { rows } = await sql<{
+          n: number;
+        }>`select count(*)::int as n from pg_stat_activity where datname = current_database() and state = 'active' and pid <> pg_backend_pid()`.execute(
+          this.db.kysely,
+        );
         if ((rows[0]?.n ?? 0) === 0 || Date.now() - t0 > 120_000) break;
         await sleep(250);
       }
@@ -294,7 +372,13 @@ class Bench {
   }
 
   /** Runs scenarios on one server, or (with --cpu-prof) on a fresh profiled server each. */
-  async runScenarios(serverName: string, options: ServerOptions, scenarios: HttpScenario[], after?: (sc: HttpScenario, result: ScenarioResult) => Promise<void>, overrides?: { duration?: number; warmup?: number }): Promise<ScenarioResult[]> {
+  async runScenarios(
+    serverName: string,
+    options: ServerOptions,
+    scenarios: HttpScenario[],
+    after?: (sc: HttpScenario, result: ScenarioResult) => Promise<void>,
+    overrides?: { duration?: number; warmup?: number },
+  ): Promise<ScenarioResult[]> {
     const out: ScenarioResult[] = [];
     if (this.args.cpuProf) {
       for (const sc of scenarios) {
@@ -355,7 +439,9 @@ class Bench {
   async resetRedisCounters(url: string): Promise<void> {
     const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
     await redis.connect();
-    const keys = this.teams.flatMap((t) => ['starter', 'professional', 'autoshopping'].flatMap((plan) => ['minute', 'day'].map((w) => `autosales:rl:${plan}:${w}:${t.id}`)));
+    const keys = this.teams.flatMap((t) =>
+      ['starter', 'professional', 'autoshopping'].flatMap((plan) => ['minute', 'day'].map((w) => `autosales:rl:${plan}:${w}:${t.id}`)),
+    );
     for (let i = 0; i < keys.length; i += 500) await redis.del(...keys.slice(i, i + 500));
     redis.disconnect();
   }
@@ -366,18 +452,41 @@ class Bench {
     const k = this.db.kysely;
     const { args } = this;
     const now = () => new Date().toISOString();
-    const pendingCount = async () => Number((await k.selectFrom('deliveries').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'pending').executeTakeFirstOrThrow()).n);
+    const pendingCount = async () =>
+      Number(
+        (
+          await k
+            .selectFrom('deliveries')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('status', '=', 'pending')
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const backlog = await pendingCount();
     const target = Math.min(args.smoke ? backlog : Math.floor(backlog / 2), args.smoke ? 100 : Math.max(200, Math.round(args.duration * 600)));
     // Keep the oldest `target` deliveries due; the rest are set aside (failed, 0 attempts) so the run stays bounded.
     const setAside = async (keep: number) => {
       const kept = k.selectFrom('deliveries').select('id').where('status', '=', 'pending').orderBy('next_attempt_at').orderBy('id').limit(keep);
-      await k.updateTable('deliveries').set({ status: 'failed', completed_at: now(), next_attempt_at: null }).where('status', '=', 'pending').where('id', 'not in', kept).execute();
+      await k
+        .updateTable('deliveries')
+        .set({ status: 'failed', completed_at: now(), next_attempt_at: null })
+        .where('status', '=', 'pending')
+        .where('id', 'not in', kept)
+        .execute();
     };
     await setAside(target);
     say(`== webhook delivery: ${backlog} deliveries queued by the write scenarios, draining ${target} with the worker in the server`);
 
-    const measureDrain = async (name: string, options: ServerOptions, concurrency: string, id: string, title: string, latencyId: string, latencyTitle: string, pollLabel: string) => {
+    const measureDrain = async (
+      name: string,
+      options: ServerOptions,
+      concurrency: string,
+      id: string,
+      title: string,
+      latencyId: string,
+      latencyTitle: string,
+      pollLabel: string,
+    ) => {
       // Counted from before the start: the worker begins delivering while the server is still being polled for readiness.
       const a0 = this.receiver.arrivals.length;
       const server = await this.startServer(name, options);
@@ -396,7 +505,10 @@ class Bench {
         const perSecond = got.length > 1 ? ((got.length - 1) * 1000) / span : 0;
         result.deliveries = { count: got.length, perSecond, backlog, concurrency };
         if (cpu0 !== null && cpu1 !== null) result.serverCpuPct = (100 * (cpu1 - cpu0)) / wall;
-        if (got.length < target) this.report.notes.push(`${title}: ${got.length} of the ${target} deliveries set aside for the measurement arrived within its ${(windowMs / 1000).toFixed(0)} s window`);
+        if (got.length < target)
+          this.report.notes.push(
+            `${title}: ${got.length} of the ${target} deliveries set aside for the measurement arrived within its ${(windowMs / 1000).toFixed(0)} s window`,
+          );
         if (got.length < 2) this.report.problems.push(`${title}: ${got.length} deliveries arrived`);
         say(`   ${title}: ${got.length} in ${(span / 1000).toFixed(1)} s = ${perSecond.toFixed(0)}/s (server CPU ${result.serverCpuPct?.toFixed(0)}%)`);
         // Idle queue: set aside whatever is left, then wait for the receiver to go quiet.
@@ -404,7 +516,9 @@ class Bench {
         await this.receiver.quiet(1000, 20_000);
         latencyResult.load1 = os.loadavg()[0];
         latencyResult.latency = { ...(await this.commitToReceipt(server, args.latencySamples)), pollMs: pollLabel };
-        say(`   ${latencyTitle}: p50 ${latencyResult.latency.p50.toFixed(1)} ms, p99 ${latencyResult.latency.p99.toFixed(1)} ms over ${latencyResult.latency.samples}`);
+        say(
+          `   ${latencyTitle}: p50 ${latencyResult.latency.p50.toFixed(1)} ms, p99 ${latencyResult.latency.p99.toFixed(1)} ms over ${latencyResult.latency.samples}`,
+        );
       } finally {
         await this.stopServer(server, name, result);
       }
@@ -427,11 +541,19 @@ class Bench {
       .where((eb) => eb.or([eb('error_class', 'is not', null), eb('status_code', '>=', 300)]))
       .groupBy(['error_class', 'status_code'])
       .execute();
-    if (failed.length) this.report.notes.push(`Webhook deliveries: failed attempts ${failed.map((f) => `${f.error_class ?? ''} ${f.status_code ?? ''}: ${f.n}`).join(', ')}`);
+    if (failed.length)
+      this.report.notes.push(`Webhook deliveries: failed attempts ${failed.map((f) => `${f.error_class ?? ''} ${f.status_code ?? ''}: ${f.n}`).join(', ')}`);
 
     if (!args.smoke) {
       // What-if: more deliveries in flight and a short poll, on another slice of the same backlog (set aside above with 0 attempts).
-      const requeue = k.selectFrom('deliveries').select('id').where('status', '=', 'failed').where('attempts', '=', 0).orderBy('created_at').orderBy('id').limit(target);
+      const requeue = k
+        .selectFrom('deliveries')
+        .select('id')
+        .where('status', '=', 'failed')
+        .where('attempts', '=', 0)
+        .orderBy('created_at')
+        .orderBy('id')
+        .limit(target);
       await k.updateTable('deliveries').set({ status: 'pending', completed_at: null, next_attempt_at: now() }).where('id', 'in', requeue).execute();
       await this.receiver.quiet(500, 5_000);
       await measureDrain(
@@ -470,14 +592,26 @@ class Bench {
       .sort((a, b) => a - b);
     const missing = sent.size - latencies.length;
     if (missing) this.report.problems.push(`commit-to-receipt: ${missing} of ${sent.size} deliveries did not arrive within 20 s`);
-    return { samples: latencies.length, missing, p50: percentile(latencies, 50), p90: percentile(latencies, 90), p99: percentile(latencies, 99), max: latencies[latencies.length - 1] ?? NaN };
+    return {
+      samples: latencies.length,
+      missing,
+      p50: percentile(latencies, 50),
+      p90: percentile(latencies, 90),
+      p99: percentile(latencies, 99),
+      max: latencies[latencies.length - 1] ?? NaN,
+    };
   }
 
   // ---------- the run ----------
 
   async run(): Promise<number> {
     const { args } = this;
-    say(`== autosales benchmark: ${this.report.dialect}${args.smoke ? ' (smoke)' : ''}, ${os.cpus().length} CPUs, Node ${process.version}, load average ${os.loadavg().map((n) => n.toFixed(2)).join(' ')}`);
+    say(
+      `== autosales benchmark: ${this.report.dialect}${args.smoke ? ' (smoke)' : ''}, ${os.cpus().length} CPUs, Node ${process.version}, load average ${os
+        .loadavg()
+        .map((n) => n.toFixed(2))
+        .join(' ')}`,
+    );
     await this.openDatabase();
     this.receiver = await startReceiver();
     this.cleanups.push(() => this.receiver.close());
@@ -511,15 +645,26 @@ class Bench {
     if (off * (args.duration + args.warmup) * 1.2 > budget) {
       limiterWarmup = Math.min(args.warmup, 1);
       limiterDuration = Math.max(1, budget / (off * 1.2) - limiterWarmup);
-      this.report.notes.push(`Limiter runs shortened to ${limiterDuration.toFixed(1)} s (+${limiterWarmup} s warm-up) so no team exceeds 1,000 requests in its minute window at ~${off.toFixed(0)} req/s over ${this.teams.length} teams`);
+      this.report.notes.push(
+        `Limiter runs shortened to ${limiterDuration.toFixed(1)} s (+${limiterWarmup} s warm-up) so no team exceeds 1,000 requests in its minute window at ~${off.toFixed(0)} req/s over ${this.teams.length} teams`,
+      );
     }
     say('== limiter cost (plan limits on, memory store)');
-    await this.runScenarios('serve (limiter: memory)', { rateLimits: true, worker: false }, [spreadByIdScenario(this.teams, this.prng, 'memory')], undefined, { duration: limiterDuration, warmup: limiterWarmup });
+    await this.runScenarios('serve (limiter: memory)', { rateLimits: true, worker: false }, [spreadByIdScenario(this.teams, this.prng, 'memory')], undefined, {
+      duration: limiterDuration,
+      warmup: limiterWarmup,
+    });
     const redisUrl = await this.redisUrl();
     if (redisUrl) {
       say(`== limiter cost (plan limits on, Redis store at ${redisUrl})`);
       await this.resetRedisCounters(redisUrl);
-      await this.runScenarios('serve (limiter: Redis)', { rateLimits: true, worker: false, redisUrl }, [spreadByIdScenario(this.teams, this.prng, 'redis')], undefined, { duration: limiterDuration, warmup: limiterWarmup });
+      await this.runScenarios(
+        'serve (limiter: Redis)',
+        { rateLimits: true, worker: false, redisUrl },
+        [spreadByIdScenario(this.teams, this.prng, 'redis')],
+        undefined,
+        { duration: limiterDuration, warmup: limiterWarmup },
+      );
     }
 
     await this.webhookScenarios();
@@ -539,7 +684,12 @@ class Bench {
       await afterBulkLoad(this.db);
       this.report.maintenance.push({ label: `maintenance after the ${size.toLocaleString('en-US')} team`, ms: performance.now() - t1 });
       // The smoke explains once (main data set) to keep under a minute.
-      await this.runScenarios(`serve (scale ${size})`, { rateLimits: false, worker: false }, listSearchScenarios(team, this.prng), args.smoke ? undefined : (sc, r) => this.explainInto(sc, r));
+      await this.runScenarios(
+        `serve (scale ${size})`,
+        { rateLimits: false, worker: false },
+        listSearchScenarios(team, this.prng),
+        args.smoke ? undefined : (sc, r) => this.explainInto(sc, r),
+      );
     }
     // Keep the result order readable: main scenarios, then scaling by size.
     return 0;
@@ -552,7 +702,8 @@ class Bench {
     }
     this.report.finishedAt = new Date().toISOString();
     this.report.machine.loadEnd = os.loadavg();
-    if (this.report.dialect === 'sqlite') this.report.notes.push('SQLite: the service never runs ANALYZE, so the bench does not either (plans are the ones a production file gets).');
+    if (this.report.dialect === 'sqlite')
+      this.report.notes.push('SQLite: the service never runs ANALYZE, so the bench does not either (plans are the ones a production file gets).');
     else this.report.notes.push('PostgreSQL: VACUUM ANALYZE after each bulk load (what autovacuum does shortly after such a load in production).');
     this.report.notes.push('Write scenarios run after the read, list and search scenarios, so those saw exactly the seeded data.');
     const targets = computeTargets(this.report);

@@ -26,14 +26,31 @@ export interface HttpScenario {
 
 const PHASES = ['lead', 'qualificado', 'proposta', 'negociacao', 'fechamento'] as const;
 const auth = (team: SeededTeam) => ({ authorization: `Bearer ${team.key}` });
-const rotate = <T>(items: readonly T[], prng: Prng) => () => items[Math.floor(prng.next() * items.length)]!;
+const rotate =
+  <T>(items: readonly T[], prng: Prng) =>
+  () =>
+    items[Math.floor(prng.next() * items.length)]!;
 
 export function byIdScenarios(team: SeededTeam, prng: Prng): HttpScenario[] {
   const dealId = rotate(team.samples.dealIds, prng);
   const clientId = rotate(team.samples.clientIds, prng);
   return [
-    { id: 'deal-by-id', title: 'GET /deals/:id', group: 'read', teamSize: team.deals, headers: auth(team), next: () => ({ method: 'GET', path: `/api/v1/deals/${dealId()}` }) },
-    { id: 'client-by-id', title: 'GET /clients/:id', group: 'read', teamSize: team.deals, headers: auth(team), next: () => ({ method: 'GET', path: `/api/v1/clients/${clientId()}` }) },
+    {
+      id: 'deal-by-id',
+      title: 'GET /deals/:id',
+      group: 'read',
+      teamSize: team.deals,
+      headers: auth(team),
+      next: () => ({ method: 'GET', path: `/api/v1/deals/${dealId()}` }),
+    },
+    {
+      id: 'client-by-id',
+      title: 'GET /clients/:id',
+      group: 'read',
+      teamSize: team.deals,
+      headers: auth(team),
+      next: () => ({ method: 'GET', path: `/api/v1/clients/${clientId()}` }),
+    },
   ];
 }
 
@@ -48,7 +65,14 @@ export function listSearchScenarios(team: SeededTeam, prng: Prng): HttpScenario[
   const clients = (db: Db, q: ClientListInput) => createServices(db).clients.list(team.id, q);
   const base = { teamSize: team.deals, headers: auth(team), single: true };
   return [
-    { ...base, id: 'list-default', title: 'GET /deals (default list)', group: 'list', next: () => ({ method: 'GET', path: '/api/v1/deals' }), explain: (db) => deals(db, {}) },
+    {
+      ...base,
+      id: 'list-default',
+      title: 'GET /deals (default list)',
+      group: 'list',
+      next: () => ({ method: 'GET', path: '/api/v1/deals' }),
+      explain: (db) => deals(db, {}),
+    },
     {
       ...base,
       id: 'list-filtered',
@@ -57,7 +81,14 @@ export function listSearchScenarios(team: SeededTeam, prng: Prng): HttpScenario[
       next: () => ({ method: 'GET', path: `/api/v1/deals?phase=${LIST_FILTER.phase}&min_value=${LIST_FILTER.min_value}&sort=${LIST_FILTER.sort}` }),
       explain: (db) => deals(db, { ...LIST_FILTER }),
     },
-    { ...base, id: 'list-page-2000', title: 'GET /deals?page=2000', group: 'list', next: () => ({ method: 'GET', path: '/api/v1/deals?page=2000' }), explain: (db) => deals(db, { page: 2000 }) },
+    {
+      ...base,
+      id: 'list-page-2000',
+      title: 'GET /deals?page=2000',
+      group: 'list',
+      next: () => ({ method: 'GET', path: '/api/v1/deals?page=2000' }),
+      explain: (db) => deals(db, { page: 2000 }),
+    },
     {
       ...base,
       id: 'search-title',
@@ -128,8 +159,22 @@ export function writeScenarios(team: SeededTeam, prng: Prng): HttpScenario[] {
   const clientId = rotate(team.samples.clientIds, prng);
   const base = { teamSize: team.deals, headers: auth(team) };
   return [
-    { ...base, id: 'post-deal', title: 'POST /deals (1 subscribed webhook)', group: 'write', next: post, note: 'worker in a separate step: the event and its delivery row are written in the request' },
-    { ...base, id: 'put-phase', title: 'PUT /deals/:id (phase change)', group: 'write', next: nextPut, note: 'emits deal.updated + deal.phase_changed (2 deliveries)' },
+    {
+      ...base,
+      id: 'post-deal',
+      title: 'POST /deals (1 subscribed webhook)',
+      group: 'write',
+      next: post,
+      note: 'worker in a separate step: the event and its delivery row are written in the request',
+    },
+    {
+      ...base,
+      id: 'put-phase',
+      title: 'PUT /deals/:id (phase change)',
+      group: 'write',
+      next: nextPut,
+      note: 'emits deal.updated + deal.phase_changed (2 deliveries)',
+    },
     {
       ...base,
       id: 'mixed',

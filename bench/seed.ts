@@ -91,7 +91,11 @@ async function insertBatched<T extends object>(db: Db, table: 'deals' | 'clients
     count = 0;
     if (!chunks.length) return;
     await db.kysely.transaction().execute(async (trx) => {
-      for (const chunk of chunks) await trx.insertInto(table).values(chunk as never).execute();
+      for (const chunk of chunks)
+        await trx
+          .insertInto(table)
+          .values(chunk as never)
+          .execute();
     });
   };
   for (const row of rows) {
@@ -106,7 +110,13 @@ async function insertBatched<T extends object>(db: Db, table: 'deals' | 'clients
   await flush();
 }
 
-function* clientRows(prng: Prng, teamId: string, n: number, samples: { ids: Reservoir<string>; cpfs: Reservoir<string> }, ids: string[]): Generator<NewClientRow> {
+function* clientRows(
+  prng: Prng,
+  teamId: string,
+  n: number,
+  samples: { ids: Reservoir<string>; cpfs: Reservoir<string> },
+  ids: string[],
+): Generator<NewClientRow> {
   const created = sortedInstants(prng, n, WINDOW_START, WINDOW_END);
   const cpfs = new Set<string>();
   const cnpjs = new Set<string>();
@@ -184,7 +194,13 @@ function* clientRows(prng: Prng, teamId: string, n: number, samples: { ids: Rese
       trade_name: tradeName,
       state_registration: pj && prng.chance(0.6) ? String(prng.int(100_000_000, 999_999_999)) : null,
       municipal_registration: pj && prng.chance(0.3) ? String(prng.int(1_000_000, 9_999_999)) : null,
-      segment: prng.weighted([['regular', 50], ['occasional', 25], ['premium', 15], ['vip', 10], [null, 10]] as const),
+      segment: prng.weighted([
+        ['regular', 50],
+        ['occasional', 25],
+        ['premium', 15],
+        ['vip', 10],
+        [null, 10],
+      ] as const),
       source: prng.chance(0.8) ? prng.pick(data.DEAL_SOURCES) : null,
       status: inactive ? 'inactive' : 'active',
       store_id: prng.chance(0.7) ? prng.pick(data.STORES) : null,
@@ -201,20 +217,41 @@ function* clientRows(prng: Prng, teamId: string, n: number, samples: { ids: Rese
   }
 }
 
-const PHASE_WEIGHTS = [['lead', 35], ['qualificado', 25], ['proposta', 18], ['negociacao', 12], ['fechamento', 10]] as const;
+const PHASE_WEIGHTS = [
+  ['lead', 35],
+  ['qualificado', 25],
+  ['proposta', 18],
+  ['negociacao', 12],
+  ['fechamento', 10],
+] as const;
 const PRIORITY_RANK = { baixa: 1, media: 2, alta: 3 } as const;
 const probabilityOf = new Map(DEFAULT_PHASES.map((p) => [p.name, p.probability]));
 
-function* dealRows(prng: Prng, teamId: string, n: number, clientIds: string[], samples: { ids: Reservoir<string>; active: Reservoir<{ id: string; phase: string }> }): Generator<NewDealRow> {
+function* dealRows(
+  prng: Prng,
+  teamId: string,
+  n: number,
+  clientIds: string[],
+  samples: { ids: Reservoir<string>; active: Reservoir<{ id: string; phase: string }> },
+): Generator<NewDealRow> {
   const created = sortedInstants(prng, n, WINDOW_START, WINDOW_END);
   for (let i = 0; i < n; i++) {
     const createdAt = created[i]!;
     const id = uuidV7At(createdAt, prng);
     const vehicle = data.vehicleTitle(prng);
     const description = data.dealDescription(prng);
-    const status = prng.weighted([['ativo', 70], ['ganho', 14], ['perdido', 11], ['arquivado', 5]] as const);
+    const status = prng.weighted([
+      ['ativo', 70],
+      ['ganho', 14],
+      ['perdido', 11],
+      ['arquivado', 5],
+    ] as const);
     const phase = status === 'ganho' ? 'fechamento' : prng.weighted(PHASE_WEIGHTS);
-    const priority = prng.weighted([['media', 60], ['alta', 20], ['baixa', 20]] as const);
+    const priority = prng.weighted([
+      ['media', 60],
+      ['alta', 20],
+      ['baixa', 20],
+    ] as const);
     const updatedAt = Math.min(WINDOW_END, createdAt + (status === 'ativo' && prng.chance(0.5) ? 0 : Math.floor(prng.next() * 45 * DAY)));
     const tags = data.dealTags(prng);
     samples.ids.offer(id);

@@ -43,7 +43,16 @@ export interface AppOptions {
 }
 
 /** Builds the whole HTTP service around a database. Never listens: server.ts and tests decide that. */
-export async function buildApp({ db, services = createServices(db), logger = false, rateLimiter = null, trustProxy = false, metrics = createMetrics(metricsSources(db, services)), metricsAccess = 'off', onRoute }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({
+  db,
+  services = createServices(db),
+  logger = false,
+  rateLimiter = null,
+  trustProxy = false,
+  metrics = createMetrics(metricsSources(db, services)),
+  metricsAccess = 'off',
+  onRoute,
+}: AppOptions): Promise<FastifyInstance> {
   const guard = methodGuard();
   const app = Fastify({
     ...(logger && typeof logger === 'object' && 'child' in logger ? { loggerInstance: logger } : { logger }),

@@ -106,7 +106,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got '${env.LOG_LEVEL}')`);
   const databaseUrl = env.DATABASE_URL || DEFAULT_DATABASE_URL;
   if (!/^(sqlite:.+|postgres(ql)?:\/\/.+)$/.test(databaseUrl)) {
-    problems.push("DATABASE_URL must be sqlite:<path> (e.g. sqlite:./data/autosales.db, sqlite::memory:) or postgres://user@host:5432/db");
+    problems.push('DATABASE_URL must be sqlite:<path> (e.g. sqlite:./data/autosales.db, sqlite::memory:) or postgres://user@host:5432/db');
   }
   const config: Config = {
     port: integer(env, 'PORT', 3000, 0, 65535, problems),
@@ -134,7 +134,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     alertEmailFrom: env.ALERT_EMAIL_FROM || 'autosales <alertas@autosales.local>',
     metrics: metricsConfig(env, problems),
   };
-  if (config.rateLimits.redisUrl && !/^rediss?:\/\/.+/.test(config.rateLimits.redisUrl)) problems.push('REDIS_URL must look like redis://host:6379 or rediss://…');
+  if (config.rateLimits.redisUrl && !/^rediss?:\/\/.+/.test(config.rateLimits.redisUrl))
+    problems.push('REDIS_URL must look like redis://host:6379 or rediss://…');
   if (config.metrics.port !== null && config.metrics.port === config.port) problems.push(`METRICS_PORT must differ from PORT (both ${config.port})`);
   if (config.smtpUrl && !/^smtps?:\/\/.+/.test(config.smtpUrl)) problems.push('SMTP_URL must look like smtp://user:pass@host:587 or smtps://…');
   if (problems.length) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);

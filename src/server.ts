@@ -56,7 +56,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
           throw error;
         });
   if (metricsServer) app.log.info({ address: metricsServer.address }, 'métricas em /metrics');
-  const worker = config.webhooks.workerInServe ? createConfiguredWorker({ services, dialect: db.dialect, config, logger: app.log, onAttempt: (result) => metrics.webhookAttempt(result) }) : null;
+  const worker = config.webhooks.workerInServe
+    ? createConfiguredWorker({ services, dialect: db.dialect, config, logger: app.log, onAttempt: (result) => metrics.webhookAttempt(result) })
+    : null;
   worker?.start();
   // Idempotency records are replayable for 24 h; older ones are dropped once an hour.
   const purge = setInterval(() => {

@@ -53,10 +53,7 @@ export function createAlertMailer(options: { smtpUrl?: string; from?: string; lo
       // Created once; the URL's own settings (host, port, auth, smtps) win over the timeouts.
       transport = nodemailer.createTransport({ ...SMTP_TIMEOUTS, url: smtpUrl });
     } catch (error) {
-      logger.error(
-        { smtp: smtpTarget, err: safeError(error, secrets) },
-        'SMTP_URL inválida: alertas por e-mail serão apenas registrados no log',
-      );
+      logger.error({ smtp: smtpTarget, err: safeError(error, secrets) }, 'SMTP_URL inválida: alertas por e-mail serão apenas registrados no log');
     }
   }
 
@@ -145,7 +142,9 @@ function alertContext(alert: WebhookDisabledAlert): Record<string, string> {
 
 /** Header-safe single line (a CR/LF in a value must not reach the subject or break the layout). */
 function oneLine(value: string): string {
-  return String(value).replace(/[\r\n\t]+/g, ' ').trim();
+  return String(value)
+    .replace(/[\r\n\t]+/g, ' ')
+    .trim();
 }
 
 function describeTime(iso: string): string {

@@ -8,7 +8,12 @@ import { validationField, validationMessage } from './validation-messages.js';
  */
 export const envelope = (code: ErrorCode, message: string, extras: ErrorExtras = {}) => ({
   success: false as const,
-  error: { code, message, ...(extras.field !== undefined ? { field: extras.field } : {}), ...(extras.details !== undefined ? { details: extras.details } : {}) },
+  error: {
+    code,
+    message,
+    ...(extras.field !== undefined ? { field: extras.field } : {}),
+    ...(extras.details !== undefined ? { details: extras.details } : {}),
+  },
 });
 
 /** Framework errors that reach us before our handlers run, as the contract's envelope. */

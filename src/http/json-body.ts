@@ -90,10 +90,15 @@ export function registerJsonBody(app: FastifyInstance): void {
       return done(new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', messages.charsetNotUtf8), undefined);
     }
     const bytes = body as Buffer;
-    if (!isUtf8(bytes)) return done(invalidUtf8Body(bytes, (text) => parseOrThrow(request, text)), undefined);
+    if (!isUtf8(bytes))
+      return done(
+        invalidUtf8Body(bytes, (text) => parseOrThrow(request, text)),
+        undefined,
+      );
     const text = bytes.toString('utf8');
     if (text.trim() === '') return done(null, undefined);
-    if (nestsDeeperThan(text, MAX_JSON_DEPTH)) return done(validationError(`O corpo da requisição tem mais de ${MAX_JSON_DEPTH} níveis de aninhamento`), undefined);
+    if (nestsDeeperThan(text, MAX_JSON_DEPTH))
+      return done(validationError(`O corpo da requisição tem mais de ${MAX_JSON_DEPTH} níveis de aninhamento`), undefined);
     let value: unknown;
     try {
       value = parseOrThrow(request, text);

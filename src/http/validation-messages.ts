@@ -28,7 +28,10 @@ function typeName(type: unknown): string {
 
 /** `/address/city` -> `address.city`; `/tags/3` -> `tags` (the list is what the client got wrong). */
 function fieldOf(error: ErrorObject): string {
-  const segments = error.instancePath.split('/').slice(1).filter((s) => !/^\d+$/.test(s));
+  const segments = error.instancePath
+    .split('/')
+    .slice(1)
+    .filter((s) => !/^\d+$/.test(s));
   if (error.keyword === 'required') segments.push(String(error.params.missingProperty));
   return segments.join('.');
 }
@@ -70,7 +73,7 @@ export function validationMessage(errors: ErrorObject[], part: Part): string {
     case 'enum':
       return `${label} '${field}' deve ser um de: ${(error.params.allowedValues as unknown[]).filter((v) => typeof v === 'string').join(', ')}`;
     case 'type':
-      if ((part === 'querystring') && (field === 'page' || field === 'limit')) return `${label} '${field}' deve ser um número inteiro positivo`;
+      if (part === 'querystring' && (field === 'page' || field === 'limit')) return `${label} '${field}' deve ser um número inteiro positivo`;
       return `${label} '${field}' deve ser ${typeName(error.params.type)}`;
     case 'minLength':
     case 'pattern':

@@ -28,10 +28,7 @@ const statementNames = new Map<string, string>();
 /** The name under which PostgreSQL connections prepare this SQL text once, if it is a compiled query's. */
 export const preparedStatementName = (text: string): string | undefined => statementNames.get(text);
 
-export function compiledQuery<DB, A extends unknown[], O>(
-  name: string,
-  build: (db: Kysely<DB>, ...args: A) => Compilable<O>,
-): CompiledQueryRunner<DB, A, O> {
+export function compiledQuery<DB, A extends unknown[], O>(name: string, build: (db: Kysely<DB>, ...args: A) => Compilable<O>): CompiledQueryRunner<DB, A, O> {
   // Keyed by the dialect adapter: one per Kysely instance, shared with its transactions (each a Kysely of its own).
   const templates = new WeakMap<object, Template>();
 

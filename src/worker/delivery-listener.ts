@@ -63,7 +63,10 @@ export function listenForDeliveries(options: DeliveryListenerOptions): DeliveryL
       }
       current.end().catch(() => undefined);
       if (closed) return;
-      logger.warn({ err: error ? { code: (error as NodeJS.ErrnoException).code, message: error.message } : undefined }, 'conexão LISTEN de entregas caiu; reconectando');
+      logger.warn(
+        { err: error ? { code: (error as NodeJS.ErrnoException).code, message: error.message } : undefined },
+        'conexão LISTEN de entregas caiu; reconectando',
+      );
       scheduleReconnect();
     };
     current.on('notification', (message) => {

@@ -189,10 +189,13 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
       await new Promise<void>((resolve) => {
         nudge = resolve;
         if (!due) {
-          timer = setTimeout(() => {
-            due = true;
-            poke();
-          }, Math.max(0, nextPollAt - Date.now()));
+          timer = setTimeout(
+            () => {
+              due = true;
+              poke();
+            },
+            Math.max(0, nextPollAt - Date.now()),
+          );
         }
       });
       clearTimeout(timer);

@@ -18,7 +18,8 @@ export interface ConfiguredWorkerOptions {
 /** The delivery worker as configured from the environment: real HTTPS sender (keep-alive, guarded), SMTP (or logged) alerts. */
 export function createConfiguredWorker({ services, dialect, config, logger, onAttempt }: ConfiguredWorkerOptions): DeliveryWorker & { close(): Promise<void> } {
   const mailer = createAlertMailer({ smtpUrl: config.smtpUrl ?? undefined, from: config.alertEmailFrom, logger });
-  if (config.webhooks.allowPrivateTargets) logger.warn({}, 'WEBHOOK_ALLOW_PRIVATE_TARGETS=true: webhooks podem apontar para endereços privados (use só em desenvolvimento)');
+  if (config.webhooks.allowPrivateTargets)
+    logger.warn({}, 'WEBHOOK_ALLOW_PRIVATE_TARGETS=true: webhooks podem apontar para endereços privados (use só em desenvolvimento)');
   const worker = createDeliveryWorker({
     deliveries: services.deliveries,
     teams: services.teams,

@@ -173,7 +173,11 @@ describe.each(DIALECTS)('autosales CLI on %s', (dialect) => {
   describe('bad arguments: non-zero exit, a clear message on stderr, nothing on stdout', () => {
     const cases: Array<[string, () => string[], RegExp]> = [
       ['teams create with a blank --name', () => ['teams', 'create', '--name', '   ', '--json'], /nome|name/i],
-      ['teams create with a bad --alert-email', () => ['teams', 'create', '--name', `Loja Email ${tag}`, '--alert-email', 'not-an-email', '--json'], /e-?mail/i],
+      [
+        'teams create with a bad --alert-email',
+        () => ['teams', 'create', '--name', `Loja Email ${tag}`, '--alert-email', 'not-an-email', '--json'],
+        /e-?mail/i,
+      ],
       ['keys create for an unknown team id', () => ['keys', 'create', '--team', UNKNOWN_ID, '--json'], /time não encontrado|team not found/i],
       ['keys create for a malformed team id', () => ['keys', 'create', '--team', 'not-a-uuid', '--json'], /time não encontrado|team not found/i],
       ['keys create with an unknown scope', () => ['keys', 'create', '--team', team.id, '--scopes', 'deals:read,deals:admin', '--json'], /deals:admin/],

@@ -104,7 +104,7 @@ for (const dialect of DIALECTS) {
         expect(Object.keys(body).sort()).toEqual(['data', 'pagination', 'success']);
       });
 
-      it('lists only the caller team\'s clients', async () => {
+      it("lists only the caller team's clients", async () => {
         const a = await h.team();
         const b = await h.team();
         await create(a, { type: 'PF', name: 'Da equipe A' });

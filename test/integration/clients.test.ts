@@ -94,7 +94,16 @@ for (const dialect of DIALECTS) {
           segment: 'vip',
           source: 'showroom',
           store_id: 'loja-centro',
-          address: { street: 'Av. Paulista', number: '1000', complement: 'ap 12', neighborhood: 'Bela Vista', city: 'São Paulo', state: 'SP', zip_code: '01310-100', country: 'BR' },
+          address: {
+            street: 'Av. Paulista',
+            number: '1000',
+            complement: 'ap 12',
+            neighborhood: 'Bela Vista',
+            city: 'São Paulo',
+            state: 'SP',
+            zip_code: '01310-100',
+            country: 'BR',
+          },
           notes: 'Cliente antiga',
           tags: ['suv', 'financiamento'],
           credit_limit: 150000.5,
@@ -210,7 +219,12 @@ for (const dialect of DIALECTS) {
       it('negative credit_limit and more than two decimals', async () => {
         const t = await h.team();
         expectError(await t.post('/clients', pf({ credit_limit: -1 })), 400, 'VALIDATION_ERROR', "Campo 'credit_limit' não pode ser negativo");
-        expectError(await t.post('/clients', pf({ credit_limit: 10.123 })), 400, 'VALIDATION_ERROR', "Campo 'credit_limit' deve ter no máximo duas casas decimais");
+        expectError(
+          await t.post('/clients', pf({ credit_limit: 10.123 })),
+          400,
+          'VALIDATION_ERROR',
+          "Campo 'credit_limit' deve ter no máximo duas casas decimais",
+        );
         expect((await create(t, pf({ credit_limit: 0 }))).credit_limit).toBe(0);
         expect((await create(t, pf({ credit_limit: 0.1 }))).credit_limit).toBe(0.1);
       });
@@ -281,8 +295,18 @@ for (const dialect of DIALECTS) {
         expectError(await t.post('/clients', pj({ cpf: '529.982.247-25' })), 400, 'VALIDATION_ERROR', "Campo 'cpf' não se aplica a clientes do tipo PJ");
         expectError(await t.post('/clients', pf({ cnpj: '11.222.333/0001-81' })), 400, 'VALIDATION_ERROR', "Campo 'cnpj' não se aplica a clientes do tipo PF");
         expectError(await t.post('/clients', pf({ legal_name: 'X Ltda' })), 400, 'VALIDATION_ERROR', "Campo 'legal_name' não se aplica a clientes do tipo PF");
-        expectError(await t.post('/clients', pf({ municipal_registration: '123' })), 400, 'VALIDATION_ERROR', "Campo 'municipal_registration' não se aplica a clientes do tipo PF");
-        expectError(await t.post('/clients', pj({ birth_date: '1990-01-01' })), 400, 'VALIDATION_ERROR', "Campo 'birth_date' não se aplica a clientes do tipo PJ");
+        expectError(
+          await t.post('/clients', pf({ municipal_registration: '123' })),
+          400,
+          'VALIDATION_ERROR',
+          "Campo 'municipal_registration' não se aplica a clientes do tipo PF",
+        );
+        expectError(
+          await t.post('/clients', pj({ birth_date: '1990-01-01' })),
+          400,
+          'VALIDATION_ERROR',
+          "Campo 'birth_date' não se aplica a clientes do tipo PJ",
+        );
         expect((await t.get('/clients')).body.pagination.total).toBe(0);
       });
 
@@ -382,7 +406,12 @@ for (const dialect of DIALECTS) {
         const j = await create(t, pj());
         expectError(await t.put(`/clients/${p.id}`, { cpf: '529.982.247-26' }), 400, 'VALIDATION_ERROR', 'CPF inválido');
         expectError(await t.put(`/clients/${j.id}`, { cnpj: '11.222.333/0001-82' }), 400, 'VALIDATION_ERROR', 'CNPJ inválido');
-        expectError(await t.put(`/clients/${p.id}`, { cnpj: '11.222.333/0001-81' }), 400, 'VALIDATION_ERROR', "Campo 'cnpj' não se aplica a clientes do tipo PF");
+        expectError(
+          await t.put(`/clients/${p.id}`, { cnpj: '11.222.333/0001-81' }),
+          400,
+          'VALIDATION_ERROR',
+          "Campo 'cnpj' não se aplica a clientes do tipo PF",
+        );
         expectError(await t.put(`/clients/${j.id}`, { cpf: '529.982.247-25' }), 400, 'VALIDATION_ERROR', "Campo 'cpf' não se aplica a clientes do tipo PJ");
       });
 
@@ -491,7 +520,12 @@ for (const dialect of DIALECTS) {
         expectError(await t.put(`/clients/${c.id}`, { segment: 'gold' }), 400, 'VALIDATION_ERROR', 'Segmento inválido');
         expectError(await t.put(`/clients/${c.id}`, { credit_limit: -10 }), 400, 'VALIDATION_ERROR', "Campo 'credit_limit' não pode ser negativo");
         expectError(await t.put(`/clients/${c.id}`, { credit_limit: '10' }), 400, 'VALIDATION_ERROR', "Campo 'credit_limit' deve ser um número");
-        expectError(await t.put(`/clients/${c.id}`, { birth_date: '2001-13-01' }), 400, 'VALIDATION_ERROR', "Campo 'birth_date' deve ser uma data válida no formato YYYY-MM-DD");
+        expectError(
+          await t.put(`/clients/${c.id}`, { birth_date: '2001-13-01' }),
+          400,
+          'VALIDATION_ERROR',
+          "Campo 'birth_date' deve ser uma data válida no formato YYYY-MM-DD",
+        );
         const got = (await t.get(`/clients/${c.id}`)).body.data;
         expect(got.updated_at).toBe(c.updated_at);
         expect(got.name).toBe(c.name);
@@ -530,9 +564,27 @@ for (const dialect of DIALECTS) {
         const t = await h.team();
         const c = await create(
           t,
-          pf({ email: 'a@b.com', segment: 'vip', credit_limit: 500, notes: 'n', cpf: '529.982.247-25', birth_date: '1980-01-01', gender: 'outro', store_id: 's1' }),
+          pf({
+            email: 'a@b.com',
+            segment: 'vip',
+            credit_limit: 500,
+            notes: 'n',
+            cpf: '529.982.247-25',
+            birth_date: '1980-01-01',
+            gender: 'outro',
+            store_id: 's1',
+          }),
         );
-        const res = await t.put(`/clients/${c.id}`, { email: null, segment: null, credit_limit: null, notes: null, cpf: null, birth_date: null, gender: null, store_id: null });
+        const res = await t.put(`/clients/${c.id}`, {
+          email: null,
+          segment: null,
+          credit_limit: null,
+          notes: null,
+          cpf: null,
+          birth_date: null,
+          gender: null,
+          store_id: null,
+        });
         expect(res.status).toBe(200);
         expect(res.body.data).toEqual({
           id: c.id,

@@ -29,10 +29,7 @@ for (const dialect of DIALECTS) {
       otherTeamId = (await teams.create({ name: 'Outra loja' })).id;
       apiKey = (await keys.create({ teamId })).key;
       clientIds = [(await clients.create(teamId, { type: 'PF', name: 'Ana' })).id, (await clients.create(teamId, { type: 'PF', name: 'Bruno' })).id];
-      dealIds = [
-        (await deals.create(teamId, { title: 'Venda Civic', client_id: clientIds[0] })).id,
-        (await deals.create(teamId, { title: 'Venda HB20' })).id,
-      ];
+      dealIds = [(await deals.create(teamId, { title: 'Venda Civic', client_id: clientIds[0] })).id, (await deals.create(teamId, { title: 'Venda HB20' })).id];
     });
 
     afterAll(async () => {
@@ -49,7 +46,7 @@ for (const dialect of DIALECTS) {
       expect((await findClient(k, teamId, clientIds[1]))?.name).toBe('Bruno');
     });
 
-    it('a missing row, or another team\'s, gives undefined', async () => {
+    it("a missing row, or another team's, gives undefined", async () => {
       expect(await findDeal(k, teamId, UNKNOWN_UUID)).toBeUndefined();
       expect(await findDeal(k, otherTeamId, dealIds[0])).toBeUndefined();
       expect(await findClient(k, otherTeamId, clientIds[0])).toBeUndefined();
@@ -104,9 +101,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('refuses an argument that is not a bound parameter (it would be frozen into the SQL)', async () => {
-      const query = compiledQuery('test_unbound', (db: Kysely<Database>, column: string) =>
-        db.selectFrom('deals').select(sql.ref(column).as('x')),
-      );
+      const query = compiledQuery('test_unbound', (db: Kysely<Database>, column: string) => db.selectFrom('deals').select(sql.ref(column).as('x')));
       await expect(query.execute(k, 'title')).rejects.toThrow(/argument 0 is not a bound parameter/);
     });
 

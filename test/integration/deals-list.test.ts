@@ -61,7 +61,10 @@ for (const dialect of DIALECTS) {
 
       it('defaults to page 1, limit 20, newest first', async () => {
         const t = await h.team();
-        const deals = await createDeals(t, Array.from({ length: 21 }, (_, i) => ({ title: `Negócio ${i}` })));
+        const deals = await createDeals(
+          t,
+          Array.from({ length: 21 }, (_, i) => ({ title: `Negócio ${i}` })),
+        );
         const newestFirst = deals.map((d) => d.id).reverse();
         const first = await list(t);
         expect(first.pagination).toEqual({ page: 1, limit: 20, total: 21, pages: 2 });
@@ -126,7 +129,10 @@ for (const dialect of DIALECTS) {
 
       it('with ties on the sort field, paging is stable: ties are broken by id', async () => {
         const t = await h.team();
-        const deals = await createDeals(t, Array.from({ length: 7 }, () => ({ probability: 50, priority: 'alta', value: 10 })));
+        const deals = await createDeals(
+          t,
+          Array.from({ length: 7 }, () => ({ probability: 50, priority: 'alta', value: 10 })),
+        );
         const ids = deals.map((d) => d.id);
         for (const [sort, expected] of [
           ['probability', ids],
@@ -306,7 +312,10 @@ for (const dialect of DIALECTS) {
 
       it('title: case- and accent-insensitive, ascending and descending', async () => {
         const t = await h.team();
-        await createDeals(t, ['banana', 'Ábaco', 'cereja', 'abacaxi', 'Damasco', 'Éclair', 'zebra'].map((title) => ({ title })));
+        await createDeals(
+          t,
+          ['banana', 'Ábaco', 'cereja', 'abacaxi', 'Damasco', 'Éclair', 'zebra'].map((title) => ({ title })),
+        );
         const asc = ['abacaxi', 'Ábaco', 'banana', 'cereja', 'Damasco', 'Éclair', 'zebra'];
         expect(await titlesOf(t, 'sort=title')).toEqual(asc);
         expect(await titlesOf(t, 'sort=-title')).toEqual([...asc].reverse());
@@ -347,7 +356,10 @@ for (const dialect of DIALECTS) {
 
       it('phase: by pipeline order, not alphabetically', async () => {
         const t = await h.team();
-        const deals = await createDeals(t, ['fechamento', 'lead', 'negociacao', 'qualificado', 'proposta'].map((phase) => ({ phase })));
+        const deals = await createDeals(
+          t,
+          ['fechamento', 'lead', 'negociacao', 'qualificado', 'proposta'].map((phase) => ({ phase })),
+        );
         const pipeline = ['lead', 'qualificado', 'proposta', 'negociacao', 'fechamento'];
         const phases = async (q: string) => (await list(t, q)).data.map((d) => d.phase);
         expect(await phases('sort=phase')).toEqual(pipeline);

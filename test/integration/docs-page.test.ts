@@ -30,7 +30,16 @@ describe.skipIf(!HAVE_CHROMIUM)(`GET /docs in headless Chromium${HAVE_CHROMIUM ?
 
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
     page.on('request', (r) => requests.push(r.url()));
@@ -61,7 +70,17 @@ describe.skipIf(!HAVE_CHROMIUM)(`GET /docs in headless Chromium${HAVE_CHROMIUM ?
     await page.waitForLoadState('networkidle');
 
     const text = await page.locator('#swagger-ui').innerText();
-    for (const s of ['autosales API', 'List deals', 'Create a deal', 'List clients', 'Create a client', 'Get a client', '/api/v1/deals', '/api/v1/deals/{id}', '/api/v1/clients/{id}']) {
+    for (const s of [
+      'autosales API',
+      'List deals',
+      'Create a deal',
+      'List clients',
+      'Create a client',
+      'Get a client',
+      '/api/v1/deals',
+      '/api/v1/deals/{id}',
+      '/api/v1/clients/{id}',
+    ]) {
       expect(text, s).toContain(s);
     }
     // The document came from the canonical URL (the plugin's own /docs/json copy was not needed).

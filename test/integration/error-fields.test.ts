@@ -38,7 +38,11 @@ for (const dialect of DIALECTS) {
       expectField(await me.post('/deals', { title: 'x', value: '10' }), "Campo 'value' deve ser um número", 'value');
       expectField(await me.put(`/deals/${dealId}`, { status: 'talvez' }), 'Status inválido', 'status');
       expectField(await me.post('/clients', { name: 'x' }), "Campo 'type' é obrigatório. Use: PF ou PJ", 'type');
-      expectField(await me.post('/clients', { type: 'PF', name: 'x', address: { city: 'x'.repeat(201) } }), "Campo 'address.city' deve ter no máximo 200 caracteres", 'address.city');
+      expectField(
+        await me.post('/clients', { type: 'PF', name: 'x', address: { city: 'x'.repeat(201) } }),
+        "Campo 'address.city' deve ter no máximo 200 caracteres",
+        'address.city',
+      );
       expectField(await me.put(`/clients/${pfId}`, { tags: ['ok', ''] }), "Campo 'tags' deve ser uma lista de textos não vazios de até 50 caracteres", 'tags');
     });
 
@@ -56,7 +60,11 @@ for (const dialect of DIALECTS) {
       expectField(await me.post('/clients', { type: 'PJ', name: 'x', cnpj: '11.111.111/1111-11' }), 'CNPJ inválido', 'cnpj');
       expectField(await me.post('/clients', { type: 'PF', name: 'x', cnpj: '11.222.333/0001-81' }), "Campo 'cnpj' não se aplica a clientes do tipo PF", 'cnpj');
       expectField(await me.put(`/clients/${pfId}`, { type: 'PJ' }), "Campo 'type' não pode ser alterado", 'type');
-      expectField(await me.post('/clients', { type: 'PF', name: 'x', credit_limit: 10.001 }), "Campo 'credit_limit' deve ter no máximo duas casas decimais", 'credit_limit');
+      expectField(
+        await me.post('/clients', { type: 'PF', name: 'x', credit_limit: 10.001 }),
+        "Campo 'credit_limit' deve ter no máximo duas casas decimais",
+        'credit_limit',
+      );
       expectField(await me.post('/deals', { title: 'x', value: 1.005 }), "Campo 'value' deve ter no máximo duas casas decimais", 'value');
       expectField(await me.post('/deals', { title: 'x', client_id: '01900000-0000-7000-8000-000000000000' }), 'Cliente não encontrado', 'client_id');
       expectField(await me.post('/deals', { title: 'x', tags: ['ok', 'a\u0000'] }), "Campo 'tags' contém o caractere nulo (\\u0000), que não é aceito", 'tags');
@@ -76,7 +84,10 @@ for (const dialect of DIALECTS) {
     it('Fase inválida keeps its message and lists the team’s phases, in pipeline order, in details.allowed', async () => {
       const res = await me.post('/deals', { title: 'x', phase: 'string' });
       expectError(res, 400, 'VALIDATION_ERROR', 'Fase inválida', { field: 'phase', details: { allowed: DEFAULT_PHASES } });
-      expectError(await me.put(`/deals/${dealId}`, { phase: 'Lead' }), 400, 'VALIDATION_ERROR', 'Fase inválida', { field: 'phase', details: { allowed: DEFAULT_PHASES } });
+      expectError(await me.put(`/deals/${dealId}`, { phase: 'Lead' }), 400, 'VALIDATION_ERROR', 'Fase inválida', {
+        field: 'phase',
+        details: { allowed: DEFAULT_PHASES },
+      });
 
       // The team's own configuration, not a fixed list.
       const other = await h.team();

@@ -87,13 +87,7 @@ describe.each(DIALECTS)('events emitted by the API (%s)', (dialect) => {
   }
 
   /** The events of one operation: kinds in order, every payload exactly per contract. */
-  function expectEvents(
-    ctx: Ctx,
-    obs: Observed,
-    types: string[],
-    object: Record<string, unknown>,
-    previous: Record<string, unknown> | null,
-  ): void {
+  function expectEvents(ctx: Ctx, obs: Observed, types: string[], object: Record<string, unknown>, previous: Record<string, unknown> | null): void {
     expect(obs.rows.map((r) => r.type)).toEqual(types);
     expect(obs.payloads.map((p) => p.type)).toEqual(types);
     expect(new Set(obs.payloads.map((p) => p.id)).size).toBe(types.length);
@@ -341,7 +335,10 @@ describe.each(DIALECTS)('events emitted by the API (%s)', (dialect) => {
       expect((await t.post('/clients', { type: 'PJ', name: 'Locadora Sul Ltda' })).status).toBe(201);
       await rig.drain();
 
-      const types = (hookId: string) => requestsFor(receiver, hookId).map((r) => payloadOf(r).type).sort();
+      const types = (hookId: string) =>
+        requestsFor(receiver, hookId)
+          .map((r) => payloadOf(r).type)
+          .sort();
       expect(types(all.id)).toEqual(['client.created', 'deal.created', 'deal.phase_changed', 'deal.updated', 'deal.won']);
       expect(types(won.id)).toEqual(['deal.won']);
       expect(types(phase.id)).toEqual(['deal.phase_changed']);
@@ -365,12 +362,11 @@ describe.each(DIALECTS)('events emitted by the API (%s)', (dialect) => {
       expect((await a.post('/clients', { type: 'PF', name: 'Pedro Lima' })).status).toBe(201);
       await rig.drain();
 
-      expect(requestsFor(receiver, hookA.id).map((r) => payloadOf(r).type).sort()).toEqual([
-        'client.created',
-        'deal.created',
-        'deal.lost',
-        'deal.updated',
-      ]);
+      expect(
+        requestsFor(receiver, hookA.id)
+          .map((r) => payloadOf(r).type)
+          .sort(),
+      ).toEqual(['client.created', 'deal.created', 'deal.lost', 'deal.updated']);
       expect(requestsFor(receiver, hookB.id)).toEqual([]);
 
       expect((await b.post('/deals', { title: 'Corolla — Bia' })).status).toBe(201);
@@ -379,9 +375,7 @@ describe.each(DIALECTS)('events emitted by the API (%s)', (dialect) => {
       expect(requestsFor(receiver, hookA.id)).toHaveLength(4);
 
       // Across this whole file: every delivery carries the team of the webhook it went to.
-      const hookTeams = new Map(
-        (await rig.db.kysely.selectFrom('webhooks').select(['id', 'team_id']).execute()).map((w) => [w.id, w.team_id] as const),
-      );
+      const hookTeams = new Map((await rig.db.kysely.selectFrom('webhooks').select(['id', 'team_id']).execute()).map((w) => [w.id, w.team_id] as const));
       for (const req of receiver.requests) {
         const p = payloadOf(req);
         expect(p.team_id).toBe(hookTeams.get(p.webhook_id));
@@ -400,7 +394,11 @@ describe.each(DIALECTS)('events emitted by the API (%s)', (dialect) => {
       await rig.drain();
 
       expect(requestsFor(receiver, disabled.id)).toEqual([]);
-      expect(requestsFor(receiver, enabled.id).map((r) => payloadOf(r).type).sort()).toEqual(['deal.created', 'deal.updated', 'deal.won']);
+      expect(
+        requestsFor(receiver, enabled.id)
+          .map((r) => payloadOf(r).type)
+          .sort(),
+      ).toEqual(['deal.created', 'deal.updated', 'deal.won']);
       expect((await eventRows(t.teamId)).map((r) => r.type)).toEqual(['deal.created', 'deal.updated', 'deal.won']);
     });
   });

@@ -133,9 +133,62 @@ function randomValue(r: Rng, depth: number): unknown {
   }
 }
 
-const DEAL_FIELDS = ['title', 'description', 'value', 'phase', 'priority', 'probability', 'expected_close_date', 'client_id', 'responsible_id', 'source', 'store_id', 'case_id', 'tags', 'status', 'loss_reason', 'is_starred'];
-const CLIENT_FIELDS = ['type', 'name', 'display_name', 'email', 'phone', 'mobile_phone', 'whatsapp', 'cpf', 'rg', 'birth_date', 'gender', 'cnpj', 'legal_name', 'trade_name', 'segment', 'source', 'store_id', 'address', 'notes', 'tags', 'credit_limit'];
-const TEXT_FIELDS = new Set(['title', 'description', 'name', 'display_name', 'notes', 'source', 'store_id', 'responsible_id', 'case_id', 'loss_reason', 'legal_name', 'trade_name', 'rg']);
+const DEAL_FIELDS = [
+  'title',
+  'description',
+  'value',
+  'phase',
+  'priority',
+  'probability',
+  'expected_close_date',
+  'client_id',
+  'responsible_id',
+  'source',
+  'store_id',
+  'case_id',
+  'tags',
+  'status',
+  'loss_reason',
+  'is_starred',
+];
+const CLIENT_FIELDS = [
+  'type',
+  'name',
+  'display_name',
+  'email',
+  'phone',
+  'mobile_phone',
+  'whatsapp',
+  'cpf',
+  'rg',
+  'birth_date',
+  'gender',
+  'cnpj',
+  'legal_name',
+  'trade_name',
+  'segment',
+  'source',
+  'store_id',
+  'address',
+  'notes',
+  'tags',
+  'credit_limit',
+];
+const TEXT_FIELDS = new Set([
+  'title',
+  'description',
+  'name',
+  'display_name',
+  'notes',
+  'source',
+  'store_id',
+  'responsible_id',
+  'case_id',
+  'loss_reason',
+  'legal_name',
+  'trade_name',
+  'rg',
+]);
 const ALL_FIELDS = [...new Set([...DEAL_FIELDS, ...CLIENT_FIELDS, 'city', 'street', '__proto__', 'constructor'])];
 
 const BASES: Record<string, () => Record<string, unknown>> = {
@@ -181,7 +234,24 @@ function percentEncode(r: Rng, text: string): string {
 }
 
 const RAW_QUERY_VALUES = ['%', '%ZZ', '%FF', '%ED%A0%80', '%C3', '%00', '+', '%2B1', 'a%5B%5D', '%E0%A4%A'];
-const QUERY_NAMES = ['page', 'limit', 'sort', 'search', 'status', 'phase', 'client_id', 'responsible_id', 'source', 'store_id', 'min_value', 'max_value', 'from', 'to', 'type', 'segment'];
+const QUERY_NAMES = [
+  'page',
+  'limit',
+  'sort',
+  'search',
+  'status',
+  'phase',
+  'client_id',
+  'responsible_id',
+  'source',
+  'store_id',
+  'min_value',
+  'max_value',
+  'from',
+  'to',
+  'type',
+  'segment',
+];
 
 function randomQuery(r: Rng, method: string): string {
   if (r.chance(method === 'GET' ? 0.3 : 0.8)) return '';
@@ -228,7 +298,8 @@ function judge(request: InjectOptions, res: Response, announced: boolean): strin
   if (res.status >= 500 && !(res.status === 501 && announced)) return `status ${res.status}`;
   if (request.method === 'HEAD') return null;
   // Not API answers: the docs page and its assets, the OpenAPI document, the HTML landing page.
-  if (res.status < 400 && (url.startsWith('/docs') || url.startsWith('/api/v1/openapi.json') || /^text\/html/.test(String(res.headers['content-type'])))) return null;
+  if (res.status < 400 && (url.startsWith('/docs') || url.startsWith('/api/v1/openapi.json') || /^text\/html/.test(String(res.headers['content-type']))))
+    return null;
   const body = res.body;
   if (body === null || typeof body !== 'object') return `body is not JSON: ${res.text.slice(0, 120)}`;
   if (LEAK.test(res.text)) return `internal detail leaked: ${res.text.slice(0, 160)}`;
@@ -288,7 +359,18 @@ for (const dialect of DIALECTS) {
       const own = path.includes('/deals') ? ids.deal : path.includes('/clients') ? r.pick([ids.client, ids.pj]) : UNKNOWN_ID;
       const id = r.chance(0.6)
         ? own
-        : r.pick([UNKNOWN_ID, own.toUpperCase(), `${own}x`, '%FF', '%ED%A0%80', '%00', '..%2F..', 'x'.repeat(r.int(200)), percentEncode(r, randomText(r, 10)), '%']);
+        : r.pick([
+            UNKNOWN_ID,
+            own.toUpperCase(),
+            `${own}x`,
+            '%FF',
+            '%ED%A0%80',
+            '%00',
+            '..%2F..',
+            'x'.repeat(r.int(200)),
+            percentEncode(r, randomText(r, 10)),
+            '%',
+          ]);
       return path.replace('{id}', id) + (r.chance(0.1) ? '/' : '');
     }
 
@@ -300,14 +382,20 @@ for (const dialect of DIALECTS) {
       const headers: Record<string, string> = {};
       const auth = r.int(10);
       if (auth <= 7) headers.authorization = bearer(me.key);
-      else if (auth === 8) headers.authorization = r.pick(['Bearer', 'Bearer x', `Bearer ask_${'A'.repeat(43)}`, `bearer ${me.key}`, `Bearer ${me.key}x`, 'Basic eHg6eXk=']);
+      else if (auth === 8)
+        headers.authorization = r.pick(['Bearer', 'Bearer x', `Bearer ask_${'A'.repeat(43)}`, `bearer ${me.key}`, `Bearer ${me.key}x`, 'Basic eHg6eXk=']);
       const base = route.path.includes('client') ? 'client' : 'deal';
       const body = ['GET', 'HEAD', 'TRACE'].includes(method) && r.chance(0.8) ? undefined : randomBody(r, base);
       if (body !== undefined || r.chance(0.1)) headers['content-type'] = r.chance(0.6) ? 'application/json' : r.pick(CONTENT_TYPES);
       if (r.chance(0.15)) headers['idempotency-key'] = r.chance(0.9) ? `fuzz-${r.int(20)}` : 'k'.repeat(1 + r.int(300));
       if (r.chance(0.1)) headers.accept = r.pick(['text/html', 'application/xml', '*/*;q=0', 'application/json']);
       if (r.chance(0.05)) headers['x-request-id'] = randomText(r, 80).replace(/[^\x20-\x7e]/g, '');
-      const request: InjectOptions = { method: method as 'GET', url: randomPath(r, route.path) + randomQuery(r, method), headers, ...(body === undefined ? {} : { payload: body }) };
+      const request: InjectOptions = {
+        method: method as 'GET',
+        url: randomPath(r, route.path) + randomQuery(r, method),
+        headers,
+        ...(body === undefined ? {} : { payload: body }),
+      };
       return { request, announced: route.announced };
     }
 
@@ -345,7 +433,11 @@ for (const dialect of DIALECTS) {
             const got = await me.get(`/${resource}/${res.body.data.id}`);
             for (const field of ['title', 'name', 'description', 'notes']) {
               if (typeof sentBody[field] === 'string' && got.body.data[field] !== sentBody[field]) {
-                offences.push({ index, request: label, problem: `${field} stored as ${JSON.stringify(got.body.data[field])}, sent ${JSON.stringify(sentBody[field])}` });
+                offences.push({
+                  index,
+                  request: label,
+                  problem: `${field} stored as ${JSON.stringify(got.body.data[field])}, sent ${JSON.stringify(sentBody[field])}`,
+                });
               }
             }
           }
@@ -361,7 +453,10 @@ for (const dialect of DIALECTS) {
       expect(stall.longestBlockMs, summary).toBeLessThan(MAX_STALL_MS);
       // The run reached past validation: records were created and changed, not only refused.
       expect(sent, summary).toBeGreaterThan(50);
-      expect([...statuses.keys()].some((s) => s >= 200 && s < 300), summary).toBe(true);
+      expect(
+        [...statuses.keys()].some((s) => s >= 200 && s < 300),
+        summary,
+      ).toBe(true);
       expect((await h.inject({ method: 'GET', url: '/health' })).status).toBe(200);
     });
   });

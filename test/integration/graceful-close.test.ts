@@ -18,7 +18,14 @@ function post(port: number, agent: http.Agent, body: string, sendFirst: number) 
   let request!: http.ClientRequest;
   const answer = new Promise<Answer>((resolve) => {
     request = http.request(
-      { host: '127.0.0.1', port, method: 'POST', path: '/echo', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      {
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/echo',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
       (res) => {
         let text = '';
         res.setEncoding('utf8').on('data', (c: string) => (text += c));

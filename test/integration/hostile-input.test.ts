@@ -13,7 +13,8 @@ import { UNKNOWN_ID, bearer, expectError } from '../support/security.js';
  */
 
 const TOO_DEEP = 'O corpo da requisição tem mais de 32 níveis de aninhamento';
-const SURROGATE = (label: string, field: string) => `${label} '${field}' contém um caractere inválido (surrogate UTF-16 isolado, como \\ud800), que não é aceito`;
+const SURROGATE = (label: string, field: string) =>
+  `${label} '${field}' contém um caractere inválido (surrogate UTF-16 isolado, como \\ud800), que não é aceito`;
 const NOT_UTF8_FIELD = (field: string) => `Campo '${field}' contém bytes que não são UTF-8 válido`;
 const NOT_UTF8_BODY = 'O corpo da requisição não é UTF-8 válido';
 const NOT_UTF8_CHARSET = "Content-Type deve ser 'application/json' em UTF-8 (charset=utf-8 ou nenhum charset)";
@@ -191,7 +192,9 @@ for (const dialect of DIALECTS) {
         }
         expect(await totals()).toEqual(before);
         for (const charset of ['utf-8', 'UTF-8', 'utf8', '"utf-8"', 'Utf-8 ']) {
-          const res = await send('POST', '/deals', Buffer.from(JSON.stringify({ title: `Negócio ${charset}` })), { 'content-type': `application/json; charset=${charset}` });
+          const res = await send('POST', '/deals', Buffer.from(JSON.stringify({ title: `Negócio ${charset}` })), {
+            'content-type': `application/json; charset=${charset}`,
+          });
           expect(res.status, `${charset}: ${res.text}`).toBe(201);
           expect(res.body.data.title).toBe(`Negócio ${charset}`);
         }
@@ -200,7 +203,12 @@ for (const dialect of DIALECTS) {
       it('query strings: percent-encoded bytes that are not UTF-8 are 400 naming the parameter; UTF-8 is searched as sent', async () => {
         const auth = { authorization: bearer(me.key) };
         for (const value of ['%FF', '%E3o', 'Jo%E3o', '%C3', '%ED%A0%80', '%C0%AF', 'ok%F0%9F%98']) {
-          for (const [resource, param] of [['deals', 'search'], ['clients', 'search'], ['deals', 'source'], ['clients', 'store_id']] as const) {
+          for (const [resource, param] of [
+            ['deals', 'search'],
+            ['clients', 'search'],
+            ['deals', 'source'],
+            ['clients', 'store_id'],
+          ] as const) {
             const res = await h.inject({ method: 'GET', url: `/api/v1/${resource}?limit=5&${param}=${value}`, headers: auth });
             expectError(res, 400, 'VALIDATION_ERROR', `Parâmetro '${param}' contém bytes que não são UTF-8 válido`, { field: param });
           }

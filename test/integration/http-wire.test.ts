@@ -112,7 +112,12 @@ for (const dialect of DIALECTS) {
 
       it('a bad or repeated Content-Length: 400', async () => {
         for (const header of ['Content-Length: abc', 'Content-Length: 1\r\nContent-Length: 2']) {
-          expectEnvelope(await exchange(port, `POST /api/v1/deals HTTP/1.1\r\nHost: x\r\n${header}\r\n\r\n{}`), 400, 'VALIDATION_ERROR', 'Content-Length inválido');
+          expectEnvelope(
+            await exchange(port, `POST /api/v1/deals HTTP/1.1\r\nHost: x\r\n${header}\r\n\r\n{}`),
+            400,
+            'VALIDATION_ERROR',
+            'Content-Length inválido',
+          );
         }
       });
 
@@ -170,7 +175,12 @@ for (const dialect of DIALECTS) {
           expect(res.status).toBe(431);
           expect(res.text).not.toContain(key);
           expect(await exchange(at, `FOO /api/v1/deals?k=${key} HTTP/1.1\r\nAuthorization: Bearer ${key}\r\n\r\n`)).toMatchObject({ status: 405 });
-          expect(logs.lines().filter((l) => l.msg === 'requisição recusada pelo parser HTTP').map((l) => [l.code, l.status])).toEqual([
+          expect(
+            logs
+              .lines()
+              .filter((l) => l.msg === 'requisição recusada pelo parser HTTP')
+              .map((l) => [l.code, l.status]),
+          ).toEqual([
             ['HPE_HEADER_OVERFLOW', 431],
             ['HPE_INVALID_METHOD', 405],
           ]);
@@ -187,7 +197,26 @@ for (const dialect of DIALECTS) {
     });
 
     describe('methods other than a route’s own', () => {
-      const METHODS = ['TRACE', 'PROPFIND', 'PROPPATCH', 'PURGE', 'LOCK', 'UNLOCK', 'MKCOL', 'COPY', 'MOVE', 'SEARCH', 'REPORT', 'LINK', 'UNLINK', 'QUERY', 'SUBSCRIBE', 'ACL', 'BIND', 'MKCALENDAR'];
+      const METHODS = [
+        'TRACE',
+        'PROPFIND',
+        'PROPPATCH',
+        'PURGE',
+        'LOCK',
+        'UNLOCK',
+        'MKCOL',
+        'COPY',
+        'MOVE',
+        'SEARCH',
+        'REPORT',
+        'LINK',
+        'UNLINK',
+        'QUERY',
+        'SUBSCRIBE',
+        'ACL',
+        'BIND',
+        'MKCALENDAR',
+      ];
       const paths = (): Array<[string, string[]]> => [
         ['/api/v1/deals', ['GET', 'HEAD', 'POST']],
         [`/api/v1/deals/${dealId}`, ['DELETE', 'GET', 'HEAD', 'PUT']],

@@ -76,7 +76,9 @@ describe.each(DIALECTS)('Idempotency-Key (%s)', (dialect) => {
       return async () => void (await sql`drop trigger fail_answer_store`.execute(db));
     }
     await sql`create function fail_answer_store() returns trigger language plpgsql as $$ begin raise exception 'answer store failed'; end $$`.execute(db);
-    await sql`create trigger fail_answer_store before update on idempotency_keys for each row when (new.status = 'completed') execute function fail_answer_store()`.execute(db);
+    await sql`create trigger fail_answer_store before update on idempotency_keys for each row when (new.status = 'completed') execute function fail_answer_store()`.execute(
+      db,
+    );
     return async () => {
       await sql`drop trigger fail_answer_store on idempotency_keys`.execute(db);
       await sql`drop function fail_answer_store()`.execute(db);
@@ -248,7 +250,10 @@ describe.each(DIALECTS)('Idempotency-Key (%s)', (dialect) => {
     const conflicts = answers.filter((r) => r.status === 409);
     expect(created.length + conflicts.length, answers.map((r) => `${r.status} ${r.text}`).join('\n')).toBe(10);
     expect(created.length).toBeGreaterThanOrEqual(1);
-    expect(created.filter((r) => r.headers['idempotent-replayed'] === undefined), 'exactly one answer ran the handler').toHaveLength(1);
+    expect(
+      created.filter((r) => r.headers['idempotent-replayed'] === undefined),
+      'exactly one answer ran the handler',
+    ).toHaveLength(1);
     const id = created[0]!.body.data.id;
     for (const r of created) expect(r.body.data.id).toBe(id);
     for (const r of conflicts) expectFreshError(r, 409, 'IDEMPOTENCY_CONFLICT');
@@ -269,7 +274,12 @@ describe.each(DIALECTS)('Idempotency-Key (%s)', (dialect) => {
     const first = await post(t, '/deals', body, key);
     expect(first.status).toBe(201);
     const old = new Date(Date.now() - 25 * HOUR).toISOString();
-    await h.testDb.db.kysely.updateTable('idempotency_keys').set({ created_at: old, updated_at: old }).where('team_id', '=', t.teamId).where('key', '=', key).execute();
+    await h.testDb.db.kysely
+      .updateTable('idempotency_keys')
+      .set({ created_at: old, updated_at: old })
+      .where('team_id', '=', t.teamId)
+      .where('key', '=', key)
+      .execute();
 
     const again = await post(t, '/deals', body, key);
     expect(again.status, again.text).toBe(201);
@@ -287,7 +297,12 @@ describe.each(DIALECTS)('Idempotency-Key (%s)', (dialect) => {
     const body = { title: 'Venda de ontem' };
     const first = await post(t, '/deals', body, key);
     const recent = new Date(Date.now() - 23 * HOUR).toISOString();
-    await h.testDb.db.kysely.updateTable('idempotency_keys').set({ created_at: recent, updated_at: recent }).where('team_id', '=', t.teamId).where('key', '=', key).execute();
+    await h.testDb.db.kysely
+      .updateTable('idempotency_keys')
+      .set({ created_at: recent, updated_at: recent })
+      .where('team_id', '=', t.teamId)
+      .where('key', '=', key)
+      .execute();
     expectReplayOf(await post(t, '/deals', body, key), first);
     expect(await total(t, '/deals')).toBe(1);
   });
@@ -299,7 +314,16 @@ describe.each(DIALECTS)('Idempotency-Key (%s)', (dialect) => {
     const then = new Date(Date.now() - 2 * 60_000).toISOString();
     await h.testDb.db.kysely
       .insertInto('idempotency_keys')
-      .values({ team_id: t.teamId, key, fingerprint: fingerprintOf('POST', '/api/v1/deals', body), status: 'processing', status_code: null, response_body: null, created_at: then, updated_at: then })
+      .values({
+        team_id: t.teamId,
+        key,
+        fingerprint: fingerprintOf('POST', '/api/v1/deals', body),
+        status: 'processing',
+        status_code: null,
+        response_body: null,
+        created_at: then,
+        updated_at: then,
+      })
       .execute();
     const res = await post(t, '/deals', body, key);
     expect(res.status, res.text).toBe(201);
@@ -315,7 +339,16 @@ describe.each(DIALECTS)('Idempotency-Key (%s)', (dialect) => {
     const now = new Date().toISOString();
     await h.testDb.db.kysely
       .insertInto('idempotency_keys')
-      .values({ team_id: t.teamId, key, fingerprint: fingerprintOf('POST', '/api/v1/deals', body), status: 'processing', status_code: null, response_body: null, created_at: now, updated_at: now })
+      .values({
+        team_id: t.teamId,
+        key,
+        fingerprint: fingerprintOf('POST', '/api/v1/deals', body),
+        status: 'processing',
+        status_code: null,
+        response_body: null,
+        created_at: now,
+        updated_at: now,
+      })
       .execute();
     const res = await post(t, '/deals', body, key);
     expectFreshError(res, 409, 'IDEMPOTENCY_CONFLICT');

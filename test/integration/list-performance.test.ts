@@ -43,7 +43,16 @@ const DEAL_STATUSES = ['ativo', 'ganho', 'perdido', 'arquivado'];
 /** Every total the counters answer, next to what count(*) says. */
 async function dealTotals(t: Caller, db: Kysely<Database>) {
   const counted = async (where: (q: any) => any) =>
-    Number((await where(db.selectFrom('deals').select((eb) => eb.fn.countAll().as('n')).where('team_id', '=', t.teamId)).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await where(
+          db
+            .selectFrom('deals')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('team_id', '=', t.teamId),
+        ).executeTakeFirstOrThrow()
+      ).n,
+    );
   const api: Record<string, number> = { default: await total(t, '/deals') };
   const sqlCounts: Record<string, number> = { default: await counted((q) => q.where('status', '!=', 'arquivado')) };
   for (const status of DEAL_STATUSES) {
@@ -189,8 +198,7 @@ for (const dialect of DIALECTS) {
       const t = await h.team();
       await created(t, '/clients', { type: 'PF', name: 'Conceição Gonçalves', email: 'conceicao@exemplo.com.br', cpf: '529.982.247-25' });
       await created(t, '/clients', { type: 'PF', name: 'Marcos Lima', cpf: '11144477735' });
-      const names = async (q: string) =>
-        (await t.get(`/clients?search=${encodeURIComponent(q)}&sort=name`)).body.data.map((c: { name: string }) => c.name);
+      const names = async (q: string) => (await t.get(`/clients?search=${encodeURIComponent(q)}&sort=name`)).body.data.map((c: { name: string }) => c.name);
       expect(await names('goncalves')).toEqual(['Conceição Gonçalves']);
       expect(await names('EXEMPLO.COM')).toEqual(['Conceição Gonçalves']);
       expect(await names('52998224725')).toEqual(['Conceição Gonçalves']);

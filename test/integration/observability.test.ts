@@ -25,7 +25,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{1
 const UNKNOWN_DEAL = '0190a000-0000-7000-8000-000000000000';
 const TOKEN = 'mt_0123456789abcdef0123456789abcdef';
 
-
 /** A fake receiver: answers each attempt with the next outcome of the list (success when it runs out). */
 function fakeSender(outcomes: Array<Partial<SendResult>>) {
   const seen: Array<Record<string, string>> = [];
@@ -76,7 +75,13 @@ describe.each(DIALECTS)('observability (%s)', (dialect) => {
     const rateLimiter = options.limits
       ? createRateLimiter({ planLimits: true, unauthenticatedPerMinute: options.limits.unauthenticatedPerMinute, keyPrefix: `obs:${randomUUID()}` })
       : null;
-    const built = await buildApp({ db: testDb.db, logger: logs.logger, metrics, rateLimiter, ...(options.metricsAccess ? { metricsAccess: options.metricsAccess } : {}) });
+    const built = await buildApp({
+      db: testDb.db,
+      logger: logs.logger,
+      metrics,
+      rateLimiter,
+      ...(options.metricsAccess ? { metricsAccess: options.metricsAccess } : {}),
+    });
     apps.push(built);
     return { app: built, logs, metrics };
   }
@@ -131,7 +136,14 @@ describe.each(DIALECTS)('observability (%s)', (dialect) => {
         [404, authed(key, 'GET', `/api/v1/deals/${UNKNOWN_DEAL}`)],
         [404, { method: 'GET', url: '/nada/aqui' }],
         [405, authed(key, 'PATCH', '/api/v1/deals')],
-        [413, { ...authed(key, 'POST', '/api/v1/deals'), payload: JSON.stringify({ title: 'x'.repeat(1024 * 1024 + 10) }), headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } }],
+        [
+          413,
+          {
+            ...authed(key, 'POST', '/api/v1/deals'),
+            payload: JSON.stringify({ title: 'x'.repeat(1024 * 1024 + 10) }),
+            headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          },
+        ],
         [415, { ...authed(key, 'POST', '/api/v1/deals'), payload: 'x', headers: { authorization: `Bearer ${key}`, 'content-type': 'text/plain' } }],
         [501, authed(key, 'GET', '/api/v1/financial')],
         [401, { method: 'GET', url: '/api/v1/deals' }],
@@ -362,7 +374,12 @@ describe.each(DIALECTS)('observability (%s)', (dialect) => {
       const base = await scrape();
       expect(sample(base, 'webhook_delivery_queue_depth')).toBe(0);
       expect(sample(base, 'webhook_delivery_oldest_due_age_seconds')).toBe(0);
-      const before = Object.fromEntries(['success', 'http', 'timeout', 'tls', 'dns', 'blocked', 'redirect', 'connection'].map((o) => [o, sample(base, 'webhook_deliveries_total', { outcome: o })!]));
+      const before = Object.fromEntries(
+        ['success', 'http', 'timeout', 'tls', 'dns', 'blocked', 'redirect', 'connection'].map((o) => [
+          o,
+          sample(base, 'webhook_deliveries_total', { outcome: o })!,
+        ]),
+      );
 
       const hook = await webhooks.create({ teamId, url: 'https://hooks.example.com.br/metrics', events: ['deal.created'] });
       for (let i = 0; i < 4; i++) expect((await send(a, authed(key, 'POST', '/api/v1/deals', { title: `Fila ${i}` }))).status).toBe(201);
@@ -383,7 +400,12 @@ describe.each(DIALECTS)('observability (%s)', (dialect) => {
       await webhooks.setStatus(hook.id, 'enabled');
       expect(sample(await scrape(), 'webhook_delivery_queue_depth')).toBe(4);
 
-      await worker([{ ok: true }, { ok: false, statusCode: 503, errorClass: 'http' }, { ok: false, errorClass: 'timeout' }, { ok: false, errorClass: 'tls' }]).runOnce();
+      await worker([
+        { ok: true },
+        { ok: false, statusCode: 503, errorClass: 'http' },
+        { ok: false, errorClass: 'timeout' },
+        { ok: false, errorClass: 'tls' },
+      ]).runOnce();
       const after = await scrape();
       expect(sample(after, 'webhook_deliveries_total', { outcome: 'success' })).toBe(before.success! + 1);
       expect(sample(after, 'webhook_deliveries_total', { outcome: 'http' })).toBe(before.http! + 1);
@@ -490,9 +512,9 @@ describe.each(DIALECTS)('observability (%s)', (dialect) => {
       const first = await start({ METRICS_PORT: String(await freePort()) });
       const busy = Number(new URL(first.address).port);
       const port = await freePort();
-      await expect(startServer(loadConfig({ DATABASE_URL: testDb.url, PORT: String(port), LOG_LEVEL: 'silent', WEBHOOK_WORKER: 'off', METRICS_PORT: String(busy) }))).rejects.toThrow(
-        /EADDRINUSE/,
-      );
+      await expect(
+        startServer(loadConfig({ DATABASE_URL: testDb.url, PORT: String(port), LOG_LEVEL: 'silent', WEBHOOK_WORKER: 'off', METRICS_PORT: String(busy) })),
+      ).rejects.toThrow(/EADDRINUSE/);
       await expect(fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(2_000) })).rejects.toThrow();
     });
   });

@@ -70,7 +70,9 @@ describe('OpenAPI document', () => {
     for (const path of ['/api/v1/deals', '/api/v1/clients']) {
       const post = doc.paths[path].post;
       expect(post.parameters.find((p: any) => p.in === 'header' && p.name === 'idempotency-key')?.schema.maxLength).toBe(255);
-      expect(Object.keys(post.responses['201'].headers)).toEqual(expect.arrayContaining(['RateLimit', 'RateLimit-Policy', 'X-Request-Id', 'Idempotent-Replayed']));
+      expect(Object.keys(post.responses['201'].headers)).toEqual(
+        expect.arrayContaining(['RateLimit', 'RateLimit-Policy', 'X-Request-Id', 'Idempotent-Replayed']),
+      );
       expect(post.responses['409']).toBeDefined();
       expect(Object.keys(doc.paths[path].get.responses['200'].headers)).toEqual(expect.arrayContaining(['RateLimit', 'RateLimit-Policy']));
     }
@@ -116,7 +118,12 @@ describe('OpenAPI document', () => {
     expect(envelope.properties.error.required.sort()).toEqual(['code', 'message']);
     expect(Object.keys(envelope.properties.error.properties).sort()).toEqual(['code', 'details', 'field', 'message']);
     const phase = examplesOf(doc.paths['/api/v1/deals'].post.responses['400']).find((e) => e.error.message === 'Fase inválida');
-    expect(phase.error).toEqual({ code: 'VALIDATION_ERROR', message: 'Fase inválida', field: 'phase', details: { allowed: ['lead', 'qualificado', 'proposta', 'negociacao', 'fechamento'] } });
+    expect(phase.error).toEqual({
+      code: 'VALIDATION_ERROR',
+      message: 'Fase inválida',
+      field: 'phase',
+      details: { allowed: ['lead', 'qualificado', 'proposta', 'negociacao', 'fechamento'] },
+    });
   });
 
   it('the drift guard rejects an answer the document does not describe', () => {
@@ -124,7 +131,9 @@ describe('OpenAPI document', () => {
     expect(validator.check('GET', '/api/v1/deals/:id', 404, { success: false, error: { code: 'NOT_FOUND', message: 'Negócio não encontrado' } })).toBeNull();
     expect(validator.check('GET', '/api/v1/deals/:id', 200, { success: true, data: { id: 'x' } })).toMatch(/GET \/api\/v1\/deals\/\{id\} 200/);
     expect(validator.check('GET', '/api/v1/deals/:id', 409, {})).toMatch(/status not documented/);
-    expect(validator.check('GET', '/api/v1/clients', 200, { success: true, data: [], pagination: { page: 1, limit: 20, total: 0, pages: 0 }, extra: 1 })).toMatch(/additional/);
+    expect(
+      validator.check('GET', '/api/v1/clients', 200, { success: true, data: [], pagination: { page: 1, limit: 20, total: 0, pages: 0 }, extra: 1 }),
+    ).toMatch(/additional/);
   });
 });
 
@@ -166,7 +175,12 @@ describe.each(DIALECTS)('OpenAPI request examples are valid requests (%s)', (dia
               expect(ids[path], `no way to make an id for ${path}`).toBeDefined();
               url = path.replace('{id}', await ids[path]!());
             }
-            const res = await h.inject({ method: method.toUpperCase() as 'POST', url, headers: { authorization: `Bearer ${me.key}` }, payload: example as object });
+            const res = await h.inject({
+              method: method.toUpperCase() as 'POST',
+              url,
+              headers: { authorization: `Bearer ${me.key}` },
+              payload: example as object,
+            });
             expect(res.status, `${method} ${path} (round ${round}) ${JSON.stringify(example)}: ${res.text}`).toBeGreaterThanOrEqual(200);
             expect(res.status, `${method} ${path} (round ${round}): ${res.text}`).toBeLessThan(300);
             sent++;

@@ -125,7 +125,11 @@ for (const dialect of DIALECTS) {
           expect(res.headers['content-type']).toMatch(/^application\/json/);
           expect(res.body).toEqual({
             success: true,
-            data: { name: 'autosales API', version: expect.any(String), links: { docs: '/docs', openapi: '/api/v1/openapi.json', api: '/api/v1', health: '/health', ready: '/ready' } },
+            data: {
+              name: 'autosales API',
+              version: expect.any(String),
+              links: { docs: '/docs', openapi: '/api/v1/openapi.json', api: '/api/v1', health: '/health', ready: '/ready' },
+            },
           });
         }
         const { links } = (await h.inject({ method: 'GET', url: '/' })).body.data;
@@ -206,7 +210,18 @@ for (const dialect of DIALECTS) {
       });
 
       it('malformed JSON → 400 JSON inválido', async () => {
-        const bad = ['{', '{"title":', '{"title":"x",}', "{'title':'x'}", '{"title":"x"}}', 'tru', '{"title":"x" "a":1}', '\u0000', 'NaN', '{"title":undefined}'];
+        const bad = [
+          '{',
+          '{"title":',
+          '{"title":"x",}',
+          "{'title':'x'}",
+          '{"title":"x"}}',
+          'tru',
+          '{"title":"x" "a":1}',
+          '\u0000',
+          'NaN',
+          '{"title":undefined}',
+        ];
         for (const path of [...posts, ...puts()]) {
           const method = posts.includes(path) ? 'POST' : 'PUT';
           for (const raw of bad) {
@@ -323,7 +338,11 @@ for (const dialect of DIALECTS) {
       it('a NUL character in a body field or query parameter is 400 naming it (never reaches the database)', async () => {
         const body = await me.post('/deals', { title: 'a\u0000b' });
         expect(body.status).toBe(400);
-        expect(body.body.error).toEqual({ code: 'VALIDATION_ERROR', message: "Campo 'title' contém o caractere nulo (\\u0000), que não é aceito", field: 'title' });
+        expect(body.body.error).toEqual({
+          code: 'VALIDATION_ERROR',
+          message: "Campo 'title' contém o caractere nulo (\\u0000), que não é aceito",
+          field: 'title',
+        });
         const nested = await me.post('/clients', { type: 'PF', name: 'x', address: { city: '\u0000' } });
         expect(nested.body.error).toMatchObject({ message: "Campo 'address.city' contém o caractere nulo (\\u0000), que não é aceito", field: 'address.city' });
         const query = await me.get('/deals?search=a%00');

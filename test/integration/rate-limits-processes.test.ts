@@ -21,7 +21,14 @@ const redisServers: ThrowawayRedis[] = [];
 async function serve(url: string, env: Record<string, string | undefined>): Promise<ServerProcess> {
   // Whatever the outer environment says about limits, each test states its own.
   const server = await startServe(url, {
-    env: { RATE_LIMITS: undefined, REDIS_URL: undefined, RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: undefined, TRUST_PROXY: undefined, WEBHOOK_WORKER: 'off', ...env },
+    env: {
+      RATE_LIMITS: undefined,
+      REDIS_URL: undefined,
+      RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: undefined,
+      TRUST_PROXY: undefined,
+      WEBHOOK_WORKER: 'off',
+      ...env,
+    },
   });
   running.add(server);
   return server;
@@ -48,8 +55,6 @@ afterAll(() => {
   killAllRedis();
 });
 
-
-
 interface HttpRes {
   status: number;
   headers: Headers;
@@ -61,7 +66,12 @@ async function http(base: string, key: string | null, method: string, path: stri
   const headers: Record<string, string> = { ...extra };
   if (key !== null) headers.authorization = `Bearer ${key}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${base}/api/v1${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(10_000) });
+  const res = await fetch(`${base}/api/v1${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(10_000),
+  });
   const text = await res.text();
   let parsed: unknown;
   try {
@@ -110,7 +120,11 @@ describe('one `autosales serve` (SQLite, counters in the process)', () => {
     const t = await seedTeam(db.url);
     const server = await serve(db.url, { RATE_LIMITS: 'off', RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: '3' });
     const line = await waitUntil(
-      () => server.output().split('\n').find((l) => l.includes('RATE_LIMITS=off')),
+      () =>
+        server
+          .output()
+          .split('\n')
+          .find((l) => l.includes('RATE_LIMITS=off')),
       5_000,
       'the RATE_LIMITS=off warning',
     );

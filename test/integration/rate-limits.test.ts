@@ -38,7 +38,6 @@ const POLICIES: Record<string, string> = {
 const RATELIMIT = /^"([a-z]+)";r=(\d+);t=(\d+)$/;
 const PT_RATE_LIMIT_MESSAGE = /^Limite de requisições excedido/;
 
-
 function call(app: FastifyInstance, key: string | null, method: InjectOptions['method'], path: string, payload?: object, extra: Partial<InjectOptions> = {}) {
   return send(app, {
     method,
@@ -114,38 +113,42 @@ describe.each(DIALECTS)('rate limits (%s)', (dialect) => {
             ['autoshopping', 1000],
           ]
         : []),
-    ] as Array<[string, number]>)('%s: the %i-th request passes, the next is 429 with Retry-After, nothing executed, another team unaffected', async (plan, quota) => {
-      const app = await limitedApp();
-      const t = await h.team({ plan });
-      const other = await h.team({ plan });
+    ] as Array<[string, number]>)(
+      '%s: the %i-th request passes, the next is 429 with Retry-After, nothing executed, another team unaffected',
+      async (plan, quota) => {
+        const app = await limitedApp();
+        const t = await h.team({ plan });
+        const other = await h.team({ plan });
 
-      // Request 1 creates a deal (so "nothing executed" below is measured against a known count).
-      const first = await call(app, t.key, 'POST', '/deals', { title: 'Venda dentro do limite' });
-      expect(first.status, first.text).toBe(201);
-      expect(first.headers['ratelimit-policy']).toBe(POLICIES[plan]);
-      expect(rateLimitOf(first)).toMatchObject({ name: 'minute', r: quota - 1 });
+        // Request 1 creates a deal (so "nothing executed" below is measured against a known count).
+        const first = await call(app, t.key, 'POST', '/deals', { title: 'Venda dentro do limite' });
+        expect(first.status, first.text).toBe(201);
+        expect(first.headers['ratelimit-policy']).toBe(POLICIES[plan]);
+        expect(rateLimitOf(first)).toMatchObject({ name: 'minute', r: quota - 1 });
 
-      for (let i = 2; i <= quota; i++) {
-        const res = await call(app, t.key, 'GET', '/deals?limit=1');
-        if (res.status !== 200) expect.fail(`request ${i} of ${quota} (${plan}) answered ${res.status}: ${res.text}`);
-        const rl = rateLimitOf(res);
-        if (rl.name !== 'minute' || rl.r !== quota - i) expect.fail(`request ${i}: RateLimit ${String(res.headers.ratelimit)}, expected "minute";r=${quota - i}`);
-      }
+        for (let i = 2; i <= quota; i++) {
+          const res = await call(app, t.key, 'GET', '/deals?limit=1');
+          if (res.status !== 200) expect.fail(`request ${i} of ${quota} (${plan}) answered ${res.status}: ${res.text}`);
+          const rl = rateLimitOf(res);
+          if (rl.name !== 'minute' || rl.r !== quota - i)
+            expect.fail(`request ${i}: RateLimit ${String(res.headers.ratelimit)}, expected "minute";r=${quota - i}`);
+        }
 
-      const rejected = await call(app, t.key, 'POST', '/deals', { title: 'Venda acima do limite' });
-      expect429(rejected, 60);
-      expect(rejected.headers['ratelimit-policy']).toBe(POLICIES[plan]);
-      expect(rateLimitOf(rejected)).toMatchObject({ name: 'minute', r: 0 });
-      expect(await dealCount(t.teamId), 'a rejected POST creates nothing').toBe(1);
+        const rejected = await call(app, t.key, 'POST', '/deals', { title: 'Venda acima do limite' });
+        expect429(rejected, 60);
+        expect(rejected.headers['ratelimit-policy']).toBe(POLICIES[plan]);
+        expect(rateLimitOf(rejected)).toMatchObject({ name: 'minute', r: 0 });
+        expect(await dealCount(t.teamId), 'a rejected POST creates nothing').toBe(1);
 
-      // Still over the limit, reads too.
-      expect429(await call(app, t.key, 'GET', '/deals'), 60);
+        // Still over the limit, reads too.
+        expect429(await call(app, t.key, 'GET', '/deals'), 60);
 
-      // Another team of the same plan has its own budget.
-      const fresh = await call(app, other.key, 'GET', '/deals');
-      expect(fresh.status, fresh.text).toBe(200);
-      expect(rateLimitOf(fresh)).toMatchObject({ name: 'minute', r: quota - 1 });
-    });
+        // Another team of the same plan has its own budget.
+        const fresh = await call(app, other.key, 'GET', '/deals');
+        expect(fresh.status, fresh.text).toBe(200);
+        expect(rateLimitOf(fresh)).toMatchObject({ name: 'minute', r: quota - 1 });
+      },
+    );
 
     it('all keys of a team share its budget (starter: 20 + 20 + 20 with three keys, then every key is refused)', async () => {
       const app = await limitedApp();
@@ -251,8 +254,16 @@ describe.each(DIALECTS)('rate limits (%s)', (dialect) => {
         ['POST without scope', await call(app, readOnly.key, 'POST', '/deals', { title: 'x' }), 403],
         ['GET /clients', await call(app, t.key, 'GET', '/clients'), 200],
         ['GET /webhooks (announced, unavailable)', await call(app, t.key, 'GET', '/webhooks'), 501],
-        ['POST /clients with Idempotency-Key', await call(app, t.key, 'POST', '/clients', { type: 'PF', name: 'Ana' }, { headers: { authorization: `Bearer ${t.key}`, 'idempotency-key': 'rl-1' } }), 201],
-        ['the same POST replayed', await call(app, t.key, 'POST', '/clients', { type: 'PF', name: 'Ana' }, { headers: { authorization: `Bearer ${t.key}`, 'idempotency-key': 'rl-1' } }), 201],
+        [
+          'POST /clients with Idempotency-Key',
+          await call(app, t.key, 'POST', '/clients', { type: 'PF', name: 'Ana' }, { headers: { authorization: `Bearer ${t.key}`, 'idempotency-key': 'rl-1' } }),
+          201,
+        ],
+        [
+          'the same POST replayed',
+          await call(app, t.key, 'POST', '/clients', { type: 'PF', name: 'Ana' }, { headers: { authorization: `Bearer ${t.key}`, 'idempotency-key': 'rl-1' } }),
+          201,
+        ],
         ['DELETE /deals/:id', await call(app, t.key, 'DELETE', `/deals/${id}`), 200],
       ];
       answers.forEach(([what, res, status], i) => {
@@ -517,7 +528,13 @@ describe.skipIf(!HAS_REDIS_SERVER)('rate limits in Redis (throwaway redis-server
     // Right away, while the clients may not have noticed yet: every request is answered, never a 500.
     const during: number[] = [];
     for (let i = 0; i < 20; i++) {
-      const res = await call(i % 2 ? b : a, t.key, i % 4 === 0 ? 'POST' : 'GET', i % 4 === 0 ? '/deals' : '/deals?limit=1', i % 4 === 0 ? { title: `Venda durante a queda ${i}` } : undefined);
+      const res = await call(
+        i % 2 ? b : a,
+        t.key,
+        i % 4 === 0 ? 'POST' : 'GET',
+        i % 4 === 0 ? '/deals' : '/deals?limit=1',
+        i % 4 === 0 ? { title: `Venda durante a queda ${i}` } : undefined,
+      );
       during.push(res.status);
       expect(res.status, `request ${i + 1} during the outage: ${res.text}`).toBeLessThan(500);
       expect([200, 201]).toContain(res.status);
@@ -546,7 +563,10 @@ describe.skipIf(!HAS_REDIS_SERVER)('rate limits in Redis (throwaway redis-server
     // Redis back on the same port (empty: nothing was persisted); both clients reconnect by themselves.
     await server.start();
     await waitReady(clients, 15_000);
-    expect(log.some((l) => l.level === 'info' && /Redis de volta/.test(l.msg)), JSON.stringify(log)).toBe(true);
+    expect(
+      log.some((l) => l.level === 'info' && /Redis de volta/.test(l.msg)),
+      JSON.stringify(log),
+    ).toBe(true);
 
     // Shared again: one budget of 60 across both apps (A's exhausted insurance no longer answers).
     for (let i = 0; i < 60; i++) {

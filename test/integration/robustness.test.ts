@@ -74,9 +74,37 @@ const NUMBERS: string[] = [
 
 const DATES: string[] = ['2026-13-01', '2026-00-10', '2025-02-29', '+002026-01-01', '2026-1-1', '2026-01-01T00:00:00Z', '20260101', '9999-12-31', '0001-01-01'];
 
-const SORTS: string[] = ['-', '--created_at', '+created_at', 'created_at,title', 'id', 'team_id', 'search_text', 'CREATED_AT', 'created_at ', '-title;DROP TABLE deals', 'title desc', '(select 1)'];
+const SORTS: string[] = [
+  '-',
+  '--created_at',
+  '+created_at',
+  'created_at,title',
+  'id',
+  'team_id',
+  'search_text',
+  'CREATED_AT',
+  'created_at ',
+  '-title;DROP TABLE deals',
+  'title desc',
+  '(select 1)',
+];
 
-const DEAL_QUERY = ['page', 'limit', 'sort', 'search', 'status', 'phase', 'client_id', 'responsible_id', 'source', 'store_id', 'min_value', 'max_value', 'from', 'to'];
+const DEAL_QUERY = [
+  'page',
+  'limit',
+  'sort',
+  'search',
+  'status',
+  'phase',
+  'client_id',
+  'responsible_id',
+  'source',
+  'store_id',
+  'min_value',
+  'max_value',
+  'from',
+  'to',
+];
 const CLIENT_QUERY = ['page', 'limit', 'sort', 'search', 'type', 'status', 'segment', 'store_id'];
 
 function queryValues(param: string): string[] {
@@ -179,7 +207,21 @@ const JSON_VALUES: string[] = [
   `${'['.repeat(5000)}${']'.repeat(5000)}`,
 ];
 
-const DEAL_FIELDS = ['title', 'description', 'value', 'phase', 'priority', 'probability', 'expected_close_date', 'client_id', 'responsible_id', 'source', 'store_id', 'case_id', 'tags'];
+const DEAL_FIELDS = [
+  'title',
+  'description',
+  'value',
+  'phase',
+  'priority',
+  'probability',
+  'expected_close_date',
+  'client_id',
+  'responsible_id',
+  'source',
+  'store_id',
+  'case_id',
+  'tags',
+];
 const DEAL_PUT_ONLY = ['status', 'loss_reason', 'is_starred'];
 const CLIENT_FIELDS = [
   'type',
@@ -266,7 +308,11 @@ async function barrage(h: Harness, requests: InjectOptions[], options: { allow50
     try {
       res = await h.inject(request);
     } catch (error) {
-      found.push({ request: `${request.method} ${(typeof request.url === 'string' ? request.url : JSON.stringify(request.url)).slice(0, 160)}`, status: -1, body: `inject threw: ${String(error)}` });
+      found.push({
+        request: `${request.method} ${(typeof request.url === 'string' ? request.url : JSON.stringify(request.url)).slice(0, 160)}`,
+        status: -1,
+        body: `inject threw: ${String(error)}`,
+      });
       continue;
     }
     const problem = check(request, res, options);
@@ -300,7 +346,10 @@ for (const dialect of DIALECTS) {
     });
 
     describe('query parameters', () => {
-      for (const [resource, params] of [['deals', DEAL_QUERY], ['clients', CLIENT_QUERY]] as const) {
+      for (const [resource, params] of [
+        ['deals', DEAL_QUERY],
+        ['clients', CLIENT_QUERY],
+      ] as const) {
         for (const param of params) {
           it(`GET /${resource}?${param}=<hostile>`, async () => {
             const requests = queryValues(param).map((v): InjectOptions => ({ method: 'GET', url: `/api/v1/${resource}?${param}=${v}`, headers: auth }));
@@ -317,7 +366,12 @@ for (const dialect of DIALECTS) {
     describe('body fields', () => {
       it('POST /deals: every field × hostile JSON values', async () => {
         const requests = DEAL_FIELDS.flatMap((field) =>
-          JSON_VALUES.map((raw): InjectOptions => ({ method: 'POST', url: '/api/v1/deals', headers: json, payload: objectWith({ title: 'Robustez' }, field, raw) })),
+          JSON_VALUES.map((raw): InjectOptions => ({
+            method: 'POST',
+            url: '/api/v1/deals',
+            headers: json,
+            payload: objectWith({ title: 'Robustez' }, field, raw),
+          })),
         );
         expect(await barrage(h, requests)).toEqual([]);
       });
@@ -348,14 +402,30 @@ for (const dialect of DIALECTS) {
       it('address members × hostile JSON values', async () => {
         const members = ['street', 'number', 'complement', 'neighborhood', 'city', 'state', 'zip_code', 'country', '__proto__', 'constructor'];
         const requests = members.flatMap((member) =>
-          JSON_VALUES.map((raw): InjectOptions => ({ method: 'PUT', url: `/api/v1/clients/${pfId}`, headers: json, payload: `{"address":${objectWith({}, member, raw)}}` })),
+          JSON_VALUES.map((raw): InjectOptions => ({
+            method: 'PUT',
+            url: `/api/v1/clients/${pfId}`,
+            headers: json,
+            payload: `{"address":${objectWith({}, member, raw)}}`,
+          })),
         );
         expect(await barrage(h, requests)).toEqual([]);
       });
 
       it('whole bodies: everything long, everything NUL, everything wrong at once', async () => {
         const fill = (value: unknown) => Object.fromEntries([...new Set([...DEAL_FIELDS, ...DEAL_PUT_ONLY, ...CLIENT_FIELDS])].map((f) => [f, value]));
-        const bodies = [fill(LONG), fill('\u0000'), fill(1e308), fill([]), fill({}), fill(null), fill('😀'), fill("'; DROP TABLE clients; --"), { ...fill(LONG), type: 'PF' }, { ...fill(LONG), type: 'PJ' }];
+        const bodies = [
+          fill(LONG),
+          fill('\u0000'),
+          fill(1e308),
+          fill([]),
+          fill({}),
+          fill(null),
+          fill('😀'),
+          fill("'; DROP TABLE clients; --"),
+          { ...fill(LONG), type: 'PF' },
+          { ...fill(LONG), type: 'PJ' },
+        ];
         const requests = bodies.flatMap((body): InjectOptions[] => [
           { method: 'POST', url: '/api/v1/deals', headers: json, payload: JSON.stringify(body) },
           { method: 'PUT', url: `/api/v1/deals/${dealId}`, headers: json, payload: JSON.stringify(body) },
@@ -381,7 +451,7 @@ for (const dialect of DIALECTS) {
         '%ED%A0%80',
         '%F0%9F%98%80',
         encodeURIComponent("' OR '1'='1' --"),
-        encodeURIComponent("1; DROP TABLE deals; --"),
+        encodeURIComponent('1; DROP TABLE deals; --'),
         encodeURIComponent("x'::uuid"),
         '1',
         '0',
@@ -412,9 +482,12 @@ for (const dialect of DIALECTS) {
         for (const method of ['GET', 'PUT', 'DELETE'] as const) {
           it(`${method} /${resource}/<hostile id>`, async () => {
             const body = resource === 'deals' ? '{"title":"x"}' : '{"name":"x"}';
-            const requests = ids().map(
-              (id): InjectOptions => ({ method, url: `/api/v1/${resource}/${id}`, headers: method === 'PUT' ? json : auth, ...(method === 'PUT' ? { payload: body } : {}) }),
-            );
+            const requests = ids().map((id): InjectOptions => ({
+              method,
+              url: `/api/v1/${resource}/${id}`,
+              headers: method === 'PUT' ? json : auth,
+              ...(method === 'PUT' ? { payload: body } : {}),
+            }));
             expect(await barrage(h, requests)).toEqual([]);
           });
         }
@@ -463,24 +536,47 @@ for (const dialect of DIALECTS) {
           requests.push({ method: 'GET', url: '/api/v1/deals', headers: { ...auth, accept } });
           requests.push({ method: 'GET', url: '/api/v1/nope', headers: { ...auth, accept } });
         }
-        for (const authorization of ['Bearer ' + LONG, 'Bearer %00', 'Bearer \t' + me.key, 'Bearer ' + "' OR '1'='1", `Bearer ${me.key}, Bearer ${me.key}`, 'Bearer ask_' + '/'.repeat(43)]) {
+        for (const authorization of [
+          'Bearer ' + LONG,
+          'Bearer %00',
+          'Bearer \t' + me.key,
+          'Bearer ' + "' OR '1'='1",
+          `Bearer ${me.key}, Bearer ${me.key}`,
+          'Bearer ask_' + '/'.repeat(43),
+        ]) {
           requests.push({ method: 'GET', url: '/api/v1/deals', headers: { authorization } });
         }
         expect(await barrage(h, requests)).toEqual([]);
       });
 
       it('OPTIONS, HEAD and PATCH on every path', async () => {
-        const paths = ['/api/v1/deals', `/api/v1/deals/${dealId}`, '/api/v1/clients', `/api/v1/clients/${pfId}`, '/health', '/ready', '/api/v1/financial', '/api/v1/nope'];
-        const requests = paths.flatMap((url) => (['OPTIONS', 'HEAD', 'PATCH'] as const).flatMap((method): InjectOptions[] => [{ method, url }, { method, url, headers: auth }]));
+        const paths = [
+          '/api/v1/deals',
+          `/api/v1/deals/${dealId}`,
+          '/api/v1/clients',
+          `/api/v1/clients/${pfId}`,
+          '/health',
+          '/ready',
+          '/api/v1/financial',
+          '/api/v1/nope',
+        ];
+        const requests = paths.flatMap((url) =>
+          (['OPTIONS', 'HEAD', 'PATCH'] as const).flatMap((method): InjectOptions[] => [
+            { method, url },
+            { method, url, headers: auth },
+          ]),
+        );
         expect(await barrage(h, requests, { allow501: true })).toEqual([]);
       });
 
       it('hostile bodies on GET and DELETE are ignored or refused, never 500', async () => {
-        const requests = ['{', '[]', '"x"', 'null', `{"a":${'['.repeat(3000)}${']'.repeat(3000)}}`, JSON.stringify({ title: LONG })].flatMap((payload): InjectOptions[] => [
-          { method: 'GET', url: '/api/v1/deals', headers: json, payload },
-          { method: 'DELETE', url: `/api/v1/deals/${dealId}`, headers: json, payload },
-          { method: 'GET', url: `/api/v1/clients/${pfId}`, headers: json, payload },
-        ]);
+        const requests = ['{', '[]', '"x"', 'null', `{"a":${'['.repeat(3000)}${']'.repeat(3000)}}`, JSON.stringify({ title: LONG })].flatMap(
+          (payload): InjectOptions[] => [
+            { method: 'GET', url: '/api/v1/deals', headers: json, payload },
+            { method: 'DELETE', url: `/api/v1/deals/${dealId}`, headers: json, payload },
+            { method: 'GET', url: `/api/v1/clients/${pfId}`, headers: json, payload },
+          ],
+        );
         expect(await barrage(h, requests)).toEqual([]);
       });
 
@@ -489,8 +585,18 @@ for (const dialect of DIALECTS) {
         for (let i = 0; i < 60; i++) {
           const v = encodeURIComponent(STRINGS[i % STRINGS.length]!);
           requests.push({ method: 'GET', url: `/api/v1/deals?search=${v}&page=${i + 1}`, headers: auth });
-          requests.push({ method: 'POST', url: '/api/v1/clients', headers: json, payload: objectWith({ type: 'PF', name: `Rajada ${i}` }, 'notes', JSON_VALUES[i % JSON_VALUES.length]!) });
-          requests.push({ method: 'PUT', url: `/api/v1/deals/${dealId}`, headers: json, payload: objectWith({}, 'probability', JSON_VALUES[i % JSON_VALUES.length]!) });
+          requests.push({
+            method: 'POST',
+            url: '/api/v1/clients',
+            headers: json,
+            payload: objectWith({ type: 'PF', name: `Rajada ${i}` }, 'notes', JSON_VALUES[i % JSON_VALUES.length]!),
+          });
+          requests.push({
+            method: 'PUT',
+            url: `/api/v1/deals/${dealId}`,
+            headers: json,
+            payload: objectWith({}, 'probability', JSON_VALUES[i % JSON_VALUES.length]!),
+          });
         }
         const results = await Promise.all(requests.map(async (r) => check(r, await h.inject(r))));
         expect(results.filter(Boolean)).toEqual([]);

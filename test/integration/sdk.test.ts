@@ -126,10 +126,14 @@ function ensureSdkBuilt(): void {
 /** POSTs over HTTPS trusting `ca` only; resolves with the status. */
 function httpsPost(url: string, ca: Buffer, body: string, headers: Record<string, string>): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = httpsRequest(url, { method: 'POST', ca, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, timeout: 10_000 }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
+    const req = httpsRequest(
+      url,
+      { method: 'POST', ca, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, timeout: 10_000 },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on('timeout', () => req.destroy(new Error(`no answer from ${url}`)));
     req.on('error', reject);
     req.end(body);
@@ -182,7 +186,15 @@ for (const dialect of DIALECTS) {
         const api = sdk(t.key);
         const deal = await api.deals.create({ title: 'Toyota Corolla XEi 2024', value: 149990, tags: ['sedan'], source: 'site' });
         expectTypeOf(deal).toEqualTypeOf<Deal>();
-        expect(deal).toMatchObject({ title: 'Toyota Corolla XEi 2024', value: 149990, currency: 'BRL', phase: 'lead', probability: 10, status: 'ativo', tags: ['sedan'] });
+        expect(deal).toMatchObject({
+          title: 'Toyota Corolla XEi 2024',
+          value: 149990,
+          currency: 'BRL',
+          phase: 'lead',
+          probability: 10,
+          status: 'ativo',
+          tags: ['sedan'],
+        });
 
         expect(await api.deals.get(deal.id)).toEqual(deal);
 
@@ -208,7 +220,13 @@ for (const dialect of DIALECTS) {
       it('creates, reads, updates and deactivates clients', async () => {
         const t = await rig.team();
         const api = sdk(t.key);
-        const client = await api.clients.create({ type: 'PF', name: 'Ana Beatriz Souza', cpf: '935.411.347-80', email: 'ana@example.com.br', address: { city: 'Campinas', state: 'SP' } });
+        const client = await api.clients.create({
+          type: 'PF',
+          name: 'Ana Beatriz Souza',
+          cpf: '935.411.347-80',
+          email: 'ana@example.com.br',
+          address: { city: 'Campinas', state: 'SP' },
+        });
         expectTypeOf(client).toEqualTypeOf<Client>();
         expect(client).toMatchObject({ type: 'PF', name: 'Ana Beatriz Souza', email: 'ana@example.com.br', status: 'active' });
         if (client.type !== 'PF') throw new Error('expected a PF client');
@@ -306,13 +324,17 @@ for (const dialect of DIALECTS) {
         expect(duplicate).toBeInstanceOf(DuplicateEntryError);
         expect(duplicate).toMatchObject({ status: 422, code: 'DUPLICATE_ENTRY', message: 'CPF já cadastrado' });
 
-        const badKey = await sdk('ask_not_a_real_key').deals.list().catch((e: unknown) => e);
+        const badKey = await sdk('ask_not_a_real_key')
+          .deals.list()
+          .catch((e: unknown) => e);
         expect(badKey).toBeInstanceOf(AuthenticationError);
         expect(badKey).toMatchObject({ status: 401, code: 'UNAUTHORIZED', message: 'Chave de API ausente ou inválida' });
         expect((badKey as AuthenticationError).requestId).toBeTruthy();
 
         const reader = await rig.h.key(t.teamId, ['deals:read']);
-        const forbidden = await sdk(reader.key).deals.create({ title: 'x' }).catch((e: unknown) => e);
+        const forbidden = await sdk(reader.key)
+          .deals.create({ title: 'x' })
+          .catch((e: unknown) => e);
         expect(forbidden).toBeInstanceOf(PermissionDeniedError);
         expect(forbidden).toMatchObject({ status: 403, code: 'FORBIDDEN', message: 'Esta chave de API não tem permissão para este recurso' });
 
@@ -325,7 +347,12 @@ for (const dialect of DIALECTS) {
       it('a real 429 is retried after Retry-After, then succeeds', async () => {
         const limited = await buildApp({
           db: rig.db,
-          rateLimiter: createRateLimiter({ planLimits: true, unauthenticatedPerMinute: 1000, minuteSeconds: 2, keyPrefix: `sdk-${randomBytes(6).toString('hex')}` }),
+          rateLimiter: createRateLimiter({
+            planLimits: true,
+            unauthenticatedPerMinute: 1000,
+            minuteSeconds: 2,
+            keyPrefix: `sdk-${randomBytes(6).toString('hex')}`,
+          }),
         });
         try {
           const url = await listen(limited);
@@ -338,7 +365,9 @@ for (const dialect of DIALECTS) {
           let page: Page<Deal> | undefined;
           for (let round = 0; round < 3; round++) {
             const burst = await Promise.all(
-              Array.from({ length: 70 }, () => fetch(`${url}/api/v1/deals?limit=1`, { headers: { authorization: `Bearer ${t.key}` } }).then(async (r) => (await r.arrayBuffer(), r.status))),
+              Array.from({ length: 70 }, () =>
+                fetch(`${url}/api/v1/deals?limit=1`, { headers: { authorization: `Bearer ${t.key}` } }).then(async (r) => (await r.arrayBuffer(), r.status)),
+              ),
             );
             expect(burst.filter((s) => s === 429).length).toBeGreaterThan(0);
             rec = recorder();
@@ -425,7 +454,9 @@ for (const dialect of DIALECTS) {
         expect((await sdk(t.key).deals.list({ search: 'Sem chave' })).pagination.total).toBe(1);
 
         const unavailable = recorder(() => Promise.resolve(fake503()));
-        const error503 = await sdk(t.key, { fetch: unavailable.fetch }).deals.create({ title: 'x' }, { idempotencyKey: false }).catch((e: unknown) => e);
+        const error503 = await sdk(t.key, { fetch: unavailable.fetch })
+          .deals.create({ title: 'x' }, { idempotencyKey: false })
+          .catch((e: unknown) => e);
         expect(error503).toBeInstanceOf(ServerError);
       });
     });
@@ -487,7 +518,15 @@ for (const dialect of DIALECTS) {
         const secret = `whsec_${randomBytes(16).toString('hex')}`;
         const quickstart = spawnChild(process.execPath, ['quickstart.mjs'], {
           cwd: project,
-          env: { ...process.env, AUTOSALES_URL: baseUrl, AUTOSALES_API_KEY: t.key, AUTOSALES_WEBHOOK_SECRET: secret, TLS_KEY_FILE: keyFile, TLS_CERT_FILE: certFile, RECEIVER_PORT: '0' },
+          env: {
+            ...process.env,
+            AUTOSALES_URL: baseUrl,
+            AUTOSALES_API_KEY: t.key,
+            AUTOSALES_WEBHOOK_SECRET: secret,
+            TLS_KEY_FILE: keyFile,
+            TLS_CERT_FILE: certFile,
+            RECEIVER_PORT: '0',
+          },
           name: 'quickstart.mjs',
         });
         child = quickstart;

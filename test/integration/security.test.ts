@@ -120,7 +120,10 @@ for (const dialect of DIALECTS) {
       beforeAll(async () => {
         a = await h.team();
         b = await h.team();
-        for (const [name, caller, n] of [['a', a, 3], ['b', b, 2]] as const) {
+        for (const [name, caller, n] of [
+          ['a', a, 3],
+          ['b', b, 2],
+        ] as const) {
           for (let i = 0; i < n; i++) {
             const client = await caller.post('/clients', { type: 'PF', name: `Isolado ${name} ${i} marcaiso` });
             expect(client.status, client.text).toBe(201);

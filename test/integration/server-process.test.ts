@@ -40,9 +40,6 @@ function tempDir(): string {
   return dir;
 }
 
-
-
-
 interface Outcome {
   status?: number;
   body?: any;
@@ -152,9 +149,7 @@ describe.each(DIALECTS)('autosales serve on %s', (dialect) => {
     const agent = new http.Agent({ keepAlive: true });
     try {
       // Each request sends its headers and the start of its body now, the rest after the signal.
-      const inFlight = Array.from({ length: 20 }, (_, i) =>
-        postDeal(server.port, key, agent, { title: `Negócio em voo ${i}`, value: 1000 + i }, 10),
-      );
+      const inFlight = Array.from({ length: 20 }, (_, i) => postDeal(server.port, key, agent, { title: `Negócio em voo ${i}`, value: 1000 + i }, 10));
       // All 20 connections are established and their headers sent; the server has read and routed
       // them (logged each), so they are accepted and waiting for their bodies when the signal comes.
       await Promise.all(inFlight.map((r) => r.connected));
@@ -166,7 +161,10 @@ describe.each(DIALECTS)('autosales serve on %s', (dialect) => {
       for (const r of inFlight) r.finish();
 
       const outcomes = await Promise.all(inFlight.map((r) => r.outcome));
-      expect(outcomes.map((o) => o.status ?? o.error), server.output()).toEqual(Array(20).fill(201));
+      expect(
+        outcomes.map((o) => o.status ?? o.error),
+        server.output(),
+      ).toEqual(Array(20).fill(201));
       // The client keeps its keep-alive connections open, as real clients and proxies do.
       const answeredAt = Date.now();
       const exit = await server.waitExit(15_000);
@@ -191,8 +189,14 @@ describe.each(DIALECTS)('autosales serve on %s', (dialect) => {
       // A request the server never took (connection refused or reset before it was read) may fail;
       // every request it answered must have been served, not refused with a 5xx.
       const summary = JSON.stringify(outcomes.map((o) => o.status ?? o.error));
-      expect(outcomes.filter((o) => o.status !== undefined && o.status >= 500), summary).toEqual([]);
-      expect(outcomes.filter((o) => o.status !== undefined && o.status !== 201), summary).toEqual([]);
+      expect(
+        outcomes.filter((o) => o.status !== undefined && o.status >= 500),
+        summary,
+      ).toEqual([]);
+      expect(
+        outcomes.filter((o) => o.status !== undefined && o.status !== 201),
+        summary,
+      ).toEqual([]);
       const exit = await server.waitExit(15_000);
       expect(exit, server.output()).toEqual({ code: 0, signal: null });
       expect(await countDeals(db.url, teamId)).toBe(outcomes.filter((o) => o.status === 201).length);

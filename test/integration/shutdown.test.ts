@@ -207,7 +207,9 @@ describe.each(DIALECTS)('graceful shutdown under load (%s)', (dialect) => {
 
     // Load: CLIENTS keep-alive agents with SOCKETS_PER_CLIENT loops each, in a process of their own.
     const loadFile = join(dir, `load-${dialect}.json`);
-    const loadClient = spawnChild(process.execPath, [LOAD_CLIENT, String(port), key, dealId.id, String(CLIENTS), String(SOCKETS_PER_CLIENT), loadFile], { name: 'load client' });
+    const loadClient = spawnChild(process.execPath, [LOAD_CLIENT, String(port), key, dealId.id, String(CLIENTS), String(SOCKETS_PER_CLIENT), loadFile], {
+      name: 'load client',
+    });
     load = loadClient;
     const loadExited = loadClient.exited.then(({ code }) => code);
     await waitUntil(() => loadClient.stdout().includes('warm'), 30_000, 'the load to warm up');
@@ -249,7 +251,10 @@ describe.each(DIALECTS)('graceful shutdown under load (%s)', (dialect) => {
     // Every request begun before the signal on an established connection was answered (all the load's
     // connections had served a request before the signal: see load-client.mjs, "warm").
     const begunBefore = all.filter((r) => (r.startedAt ?? r.sentAt ?? Infinity) <= signalAt && r.reused !== false);
-    expect(begunBefore.filter((r) => r.status === undefined).map((r) => `${r.id}: ${r.error}`), stats).toEqual([]);
+    expect(
+      begunBefore.filter((r) => r.status === undefined).map((r) => `${r.id}: ${r.error}`),
+      stats,
+    ).toEqual([]);
     // No 5xx at all; the uploads were all created.
     expect(summary(all.filter((r) => r.status !== undefined && r.status >= 500))).toBe('[]');
     expect(summary(all.filter((r) => r.status !== undefined && r.status !== 200 && r.status !== 201))).toBe('[]');

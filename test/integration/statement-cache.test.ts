@@ -22,17 +22,21 @@ describe('SQLite prepared-statement cache', () => {
     raw = new SqliteDatabase(join(dir, 'cache.db'));
     const prepare = raw.prepare.bind(raw);
     prepared = [];
-    raw.prepare = ((text: string) => {
+    raw.prepare = (text: string) => {
       prepared.push(text);
       return prepare(text);
-    });
+    };
     db = new Kysely<T>({ dialect: new SqliteDialect({ database: withStatementCache(raw, capacity) }) });
   }
 
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'autosales-stmt-'));
     open();
-    await db.schema.createTable('items').addColumn('id', 'integer', (c) => c.primaryKey()).addColumn('name', 'text').execute();
+    await db.schema
+      .createTable('items')
+      .addColumn('id', 'integer', (c) => c.primaryKey())
+      .addColumn('name', 'text')
+      .execute();
     await db
       .insertInto('items')
       .values([1, 2, 3].map((id) => ({ id, name: `item ${id}` })))

@@ -136,7 +136,9 @@ describe.each(DIALECTS)('webhook delivery (%s)', (dialect) => {
     // It counts as a failure: the delivery stays pending for its second attempt, nothing succeeded.
     const [delivery] = await deliveries(webhookId);
     expect(delivery).toMatchObject({ status: 'pending', attempts: 1 });
-    expect((await rig.db.kysely.selectFrom('webhooks').select('last_success_at').where('id', '=', webhookId).executeTakeFirstOrThrow()).last_success_at).toBeNull();
+    expect(
+      (await rig.db.kysely.selectFrom('webhooks').select('last_success_at').where('id', '=', webhookId).executeTakeFirstOrThrow()).last_success_at,
+    ).toBeNull();
     return row;
   }
 
@@ -276,9 +278,7 @@ describe.each(DIALECTS)('webhook delivery (%s)', (dialect) => {
     const updatedId = await eventIdOf(t.teamId, 'deal.updated');
 
     // Five failed attempts: still enabled, no e-mail.
-    expect(
-      await rig.drain({ until: async () => (await deliveries(hook.id)).some((d) => d.attempts >= 5), maxRuns: 60 }),
-    ).toBe(true);
+    expect(await rig.drain({ until: async () => (await deliveries(hook.id)).some((d) => d.attempts >= 5), maxRuns: 60 })).toBe(true);
     expect(await webhookStatus(hook.id)).toBe('enabled');
     expect(mailsTo(address)).toHaveLength(0);
 
@@ -315,7 +315,13 @@ describe.each(DIALECTS)('webhook delivery (%s)', (dialect) => {
     const lateDeal = await createDeal(t, 'Fiat Toro — criado durante a desativação');
     expect(lateDeal).toBeTruthy();
     const lateId = (
-      await rig.db.kysely.selectFrom('events').select('id').where('team_id', '=', t.teamId).where('type', '=', 'deal.created').where('id', '!=', createdId).executeTakeFirstOrThrow()
+      await rig.db.kysely
+        .selectFrom('events')
+        .select('id')
+        .where('team_id', '=', t.teamId)
+        .where('type', '=', 'deal.created')
+        .where('id', '!=', createdId)
+        .executeTakeFirstOrThrow()
     ).id;
     for (let i = 0; i < 4; i++) {
       await rig.worker.runOnce();
@@ -400,9 +406,7 @@ describe.each(DIALECTS)('webhook delivery (%s)', (dialect) => {
     for (let i = 0; i < 8; i++) await createDeal(t, `Negócio ${i}`);
 
     // Every delivery fails its first two attempts: 16 failed attempts in a row for the webhook.
-    expect(
-      await rig.drain({ until: async () => (await deliveries(hook.id)).every((d) => d.attempts >= 2), maxRuns: 60 }),
-    ).toBe(true);
+    expect(await rig.drain({ until: async () => (await deliveries(hook.id)).every((d) => d.attempts >= 2), maxRuns: 60 })).toBe(true);
     const failedInARow = (await attemptRows(hook.id)).length;
     expect(failedInARow).toBeGreaterThanOrEqual(16);
     expect((await deliveries(hook.id)).every((d) => d.attempts < 6)).toBe(true);
@@ -459,7 +463,12 @@ describe.each(DIALECTS)('webhook delivery (%s)', (dialect) => {
       const warnings = rig.logger.calls.filter((c) => c.level === 'warn' && (c.obj as { webhook?: string }).webhook === hook.id);
       expect(warnings).toHaveLength((await attemptRows(hook.id)).length);
       for (const w of warnings) {
-        expect(w.obj).toMatchObject({ reason: 'private_target', attempt: expect.any(Number), event: expect.stringMatching(/^evt_/), target: new URL(hook.url).host });
+        expect(w.obj).toMatchObject({
+          reason: 'private_target',
+          attempt: expect.any(Number),
+          event: expect.stringMatching(/^evt_/),
+          target: new URL(hook.url).host,
+        });
         expect(w.msg).toMatch(/bloqueada/);
         expect(w.msg).toContain('WEBHOOK_ALLOW_PRIVATE_TARGETS=true');
       }

@@ -4,7 +4,20 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../support/dialects.js';
 import { spawnChild } from '../support/child.js';
-import { ROOT, api, childEnv, ensureBuilt, freePort, killAllChildren, processDb, runCli, runCliJson, startServe, type ProcessDb, type ServerProcess } from '../support/cli.js';
+import {
+  ROOT,
+  api,
+  childEnv,
+  ensureBuilt,
+  freePort,
+  killAllChildren,
+  processDb,
+  runCli,
+  runCliJson,
+  startServe,
+  type ProcessDb,
+  type ServerProcess,
+} from '../support/cli.js';
 import { recipeCertificate } from '../support/docs.js';
 import { waitUntil } from '../support/wait.js';
 
@@ -77,7 +90,10 @@ describe.each(DIALECTS)('the local receiver recipe of docs/webhooks.md (%s)', (d
       name: 'the SDK quick start',
     });
     const out = () => quickstart.output();
-    const received = (type: string) => out().split('\n').filter((line) => line.startsWith(`received ${type} evt_`));
+    const received = (type: string) =>
+      out()
+        .split('\n')
+        .filter((line) => line.startsWith(`received ${type} evt_`));
     const printed = (type: string) => () => received(type).length > 0;
 
     await waitUntil(printed('deal.created'), 15_000, 'the receiver printing deal.created');
@@ -122,7 +138,11 @@ describe.each(DIALECTS)('the local receiver recipe of docs/webhooks.md (%s)', (d
     const resend = await runCli(db.url, ['webhooks', 'resend', failed.event_id]);
     expect(resend.code, resend.stderr).toBe(0);
     await waitUntil(() => out().includes(`received deal.created ${failed.event_id}`), 15_000, 'the receiver printing the resent event');
-    await waitUntil(async () => (await runCliJson<any[]>(db.url, ['webhooks', 'attempts', webhookId!, '--json', '--limit', '1']))[0].status_code === 204, 10_000, 'the resent attempt logged');
+    await waitUntil(
+      async () => (await runCliJson<any[]>(db.url, ['webhooks', 'attempts', webhookId!, '--json', '--limit', '1']))[0].status_code === 204,
+      10_000,
+      'the resent attempt logged',
+    );
     const [resent, superseded] = await runCliJson<any[]>(db.url, ['webhooks', 'attempts', webhookId!, '--json', '--limit', '2']);
     expect(resent).toMatchObject({ event_id: failed.event_id, attempt: 1, status_code: 204, next_attempt_at: null });
     expect(superseded).toMatchObject({ event_id: failed.event_id, error_class: 'tls', next_attempt_at: null });

@@ -1,12 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
-import {
-  createServer as createNetServer,
-  getDefaultAutoSelectFamily,
-  setDefaultAutoSelectFamily,
-  type AddressInfo,
-} from 'node:net';
+import { createServer as createNetServer, getDefaultAutoSelectFamily, setDefaultAutoSelectFamily, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generate } from 'selfsigned';
@@ -169,11 +164,7 @@ describe('webhook sender: delivery outcomes', () => {
 
   it('unknown host → dns (with and without the private-target guard)', async () => {
     for (const allow of [true, false]) {
-      const result = await createWebhookSender({ timeoutMs: 5000, allowPrivateTargets: allow }).send(
-        'https://nonexistent.invalid/',
-        '{}',
-        {},
-      );
+      const result = await createWebhookSender({ timeoutMs: 5000, allowPrivateTargets: allow }).send('https://nonexistent.invalid/', '{}', {});
       expect(result).toMatchObject({ ok: false, statusCode: null, errorClass: 'dns', responseBody: null });
     }
   });
@@ -208,11 +199,7 @@ describe('webhook sender: SSRF guard', () => {
     try {
       const { port } = plain.address() as AddressInfo;
       for (const allow of [true, false]) {
-        const result = await createWebhookSender({ timeoutMs: 1000, allowPrivateTargets: allow }).send(
-          `http://127.0.0.1:${port}/hook`,
-          '{}',
-          {},
-        );
+        const result = await createWebhookSender({ timeoutMs: 1000, allowPrivateTargets: allow }).send(`http://127.0.0.1:${port}/hook`, '{}', {});
         expect(result).toMatchObject({ ok: false, statusCode: null, errorClass: 'blocked', responseBody: null });
       }
       await settle();

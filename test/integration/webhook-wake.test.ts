@@ -193,10 +193,14 @@ describe.runIf(DIALECTS.includes('postgres'))('PostgreSQL LISTEN/NOTIFY', () => 
       await waitUntil(() => signals >= 2, 10_000, 'the NOTIFY');
 
       await admin.query('select pg_terminate_backend($1)', [firstPid]);
-      const secondPid = await waitUntil(() => {
-        const pid = listener.backendPid();
-        return pid !== null && pid !== firstPid ? pid : null;
-      }, 15_000, 'the LISTEN connection to come back');
+      const secondPid = await waitUntil(
+        () => {
+          const pid = listener.backendPid();
+          return pid !== null && pid !== firstPid ? pid : null;
+        },
+        15_000,
+        'the LISTEN connection to come back',
+      );
       expect(secondPid).not.toBe(firstPid);
       expect(signals).toBeGreaterThanOrEqual(3); // caught up on reconnecting
       expect(logger.calls.some((c) => c.level === 'warn' && /LISTEN/.test(c.msg))).toBe(true);

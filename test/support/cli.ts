@@ -212,10 +212,15 @@ export async function startServe(databaseUrl: string | undefined, options: Serve
   const port = await freePort();
   const cwd = options.cwd ?? ROOT;
   const env = guardedEnv(cwd, { DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...options.env });
-  const server: ServerProcess = { ...spawnChild(process.execPath, [BIN, 'serve'], { cwd, env, name: 'autosales serve' }), port, url: `http://127.0.0.1:${port}` };
+  const server: ServerProcess = {
+    ...spawnChild(process.execPath, [BIN, 'serve'], { cwd, env, name: 'autosales serve' }),
+    port,
+    url: `http://127.0.0.1:${port}`,
+  };
   await waitUntil(
     async () => {
-      if (!server.running()) throw new ExitedEarly(`autosales serve exited (${server.child.exitCode ?? server.child.signalCode}) before answering /health\n${server.output()}`);
+      if (!server.running())
+        throw new ExitedEarly(`autosales serve exited (${server.child.exitCode ?? server.child.signalCode}) before answering /health\n${server.output()}`);
       const res = await fetch(`${server.url}/health`, { signal: AbortSignal.timeout(1_000) }).catch(() => null);
       await res?.body?.cancel();
       return res?.status === 200;

@@ -104,8 +104,7 @@ const defaultHandler = (): ReceiverResponse => ({ status: 200, body: 'ok' });
 export async function startHttpsReceiver(options: { host?: string; hostname?: string } = {}): Promise<HttpsReceiver> {
   const { key, cert, caFile } = await loadCredentials();
   const host = options.host ?? '127.0.0.1';
-  const hostname =
-    options.hostname ?? (options.host === undefined ? 'localhost' : isIPv6(host) ? `[${host}]` : host);
+  const hostname = options.hostname ?? (options.host === undefined ? 'localhost' : isIPv6(host) ? `[${host}]` : host);
 
   const requests: ReceivedRequest[] = [];
   const sockets = new Set<Socket>();

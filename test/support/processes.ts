@@ -19,7 +19,11 @@ export type WorkerProcess = ChildHandle;
 
 /** Starts `autosales worker` (LOG_LEVEL warn unless `env` says otherwise). Does not wait for anything. */
 export function startWorker(databaseUrl: string, env: Record<string, string | undefined> = {}): WorkerProcess {
-  return spawnChild(process.execPath, [BIN, 'worker'], { cwd: ROOT, env: childEnv({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', ...env }), name: 'autosales worker' });
+  return spawnChild(process.execPath, [BIN, 'worker'], {
+    cwd: ROOT,
+    env: childEnv({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', ...env }),
+    name: 'autosales worker',
+  });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -209,11 +209,7 @@ function decodeEncodedWords(value: string): string {
       result += joined.slice(last, match.index);
     }
     pendingCharset = charset.toLowerCase();
-    pending.push(
-      kind.toUpperCase() === 'B'
-        ? Buffer.from(text, 'base64')
-        : decodeQuotedPrintable(text.replace(/_/g, ' '), true),
-    );
+    pending.push(kind.toUpperCase() === 'B' ? Buffer.from(text, 'base64') : decodeQuotedPrintable(text.replace(/_/g, ' '), true));
     last = match.index + whole.length;
   }
   flush();

@@ -72,7 +72,8 @@ describe('CPF and CNPJ in the documentation examples', () => {
       for (const id of taxIdsIn(example.text)) {
         if (valid(id)) continue;
         const shown = id.kind === 'cpf' ? 'CPF inválido' : 'CNPJ inválido';
-        if (!example.text.includes(shown)) problems.push(`${example.where}: ${id.kind} ${id.raw} has wrong check digits (and the example does not show "${shown}")`);
+        if (!example.text.includes(shown))
+          problems.push(`${example.where}: ${id.kind} ${id.raw} has wrong check digits (and the example does not show "${shown}")`);
       }
     }
     expect(problems).toEqual([]);
@@ -82,7 +83,11 @@ describe('CPF and CNPJ in the documentation examples', () => {
     const owner = new Map<string, string>();
     const problems: string[] = [];
     for (const example of all) {
-      for (const id of new Set(taxIdsIn(example.text).filter(valid).map((f) => normalizeTaxId(f.raw)))) {
+      for (const id of new Set(
+        taxIdsIn(example.text)
+          .filter(valid)
+          .map((f) => normalizeTaxId(f.raw)),
+      )) {
         const first = owner.get(id);
         if (first && first !== example.where) problems.push(`${id} is in ${first} and in ${example.where}`);
         else owner.set(id, example.where);

@@ -24,7 +24,9 @@ const EXTERNAL = /^(https?:|mailto:)/i;
 
 describe('Markdown links', () => {
   it('finds the documents (README, docs/, the SDK, the benchmark)', () => {
-    expect(files).toEqual(expect.arrayContaining(['README.md', 'docs/api.md', 'docs/webhooks.md', 'docs/interpretation.md', 'packages/sdk/README.md', 'bench/README.md']));
+    expect(files).toEqual(
+      expect.arrayContaining(['README.md', 'docs/api.md', 'docs/webhooks.md', 'docs/interpretation.md', 'packages/sdk/README.md', 'bench/README.md']),
+    );
   });
 
   it.each(files)('%s points at nothing outside the repository (no ../shared, no shared spec or decisions file)', (file) => {
@@ -77,7 +79,12 @@ describe('the link checker itself', () => {
       '[ref]: ../x.md',
     ].join('\n');
     expect(linksOf(md).map((l) => l.target)).toEqual(['docs/api.md#errors', 'img.png', 'a.md', '../x.md']);
-    expect([...anchors(md)]).toEqual(['lists-paging-sorting-filters-search', 'get-deals', 'operations-request-ids-logs-metrics-shutdown', 'lists-paging-sorting-filters-search-1']);
+    expect([...anchors(md)]).toEqual([
+      'lists-paging-sorting-filters-search',
+      'get-deals',
+      'operations-request-ids-logs-metrics-shutdown',
+      'lists-paging-sorting-filters-search-1',
+    ]);
     expect(slug('PUT /deals/:id')).toBe('put-dealsid');
     expect(slug('Receiver example (Fastify)')).toBe('receiver-example-fastify');
     expect(slug('Versioning and compatibility')).toBe('versioning-and-compatibility');

@@ -43,7 +43,13 @@ interface Call {
 function scripted(...steps: Step[]) {
   const calls: Call[] = [];
   const fetch: FetchLike = async (url, init) => {
-    calls.push({ url, method: String(init.method), headers: { ...(init.headers as Record<string, string>) }, body: init.body as string | undefined, at: Date.now() });
+    calls.push({
+      url,
+      method: String(init.method),
+      headers: { ...(init.headers as Record<string, string>) },
+      body: init.body as string | undefined,
+      at: Date.now(),
+    });
     const step = steps[Math.min(calls.length - 1, steps.length - 1)]!;
     if (step === 'hang') {
       return new Promise<Response>((_resolve, reject) => {
@@ -52,7 +58,10 @@ function scripted(...steps: Step[]) {
     }
     if (step instanceof Error) throw step;
     const text = step.body === undefined ? '' : typeof step.body === 'string' ? step.body : JSON.stringify(step.body);
-    return new Response(step.status === 204 ? null : text, { status: step.status, headers: { 'content-type': 'application/json', 'x-request-id': `req-${calls.length}`, ...step.headers } });
+    return new Response(step.status === 204 ? null : text, {
+      status: step.status,
+      headers: { 'content-type': 'application/json', 'x-request-id': `req-${calls.length}`, ...step.headers },
+    });
   };
   return { fetch, calls };
 }
@@ -123,15 +132,18 @@ describe('SDK requests', () => {
 
   describe('request(path): a path relative to /api/v1', () => {
     const paths = ['deals', '/deals', 'deals/', '/api/v1/deals', 'api/v1/deals'];
-    it.each(['http://api.test', 'http://api.test/', 'http://api.test/api/v1', 'http://api.test/api/v1/'])('baseUrl %s: every spelling of the path reaches /api/v1/deals', async (baseUrl) => {
-      const { fetch, calls } = scripted({ status: 200, body: { success: true, data: [], pagination: { page: 1, limit: 20, total: 0, pages: 0 } } });
-      const { sdk } = client(fetch, { baseUrl });
-      for (const path of paths) {
-        const res = await sdk.request<{ data: unknown[] }>({ method: 'GET', path, query: { limit: 5 } });
-        expect(res.status, path).toBe(200);
-      }
-      expect(calls.map((c) => c.url)).toEqual(paths.map(() => 'http://api.test/api/v1/deals?limit=5'));
-    });
+    it.each(['http://api.test', 'http://api.test/', 'http://api.test/api/v1', 'http://api.test/api/v1/'])(
+      'baseUrl %s: every spelling of the path reaches /api/v1/deals',
+      async (baseUrl) => {
+        const { fetch, calls } = scripted({ status: 200, body: { success: true, data: [], pagination: { page: 1, limit: 20, total: 0, pages: 0 } } });
+        const { sdk } = client(fetch, { baseUrl });
+        for (const path of paths) {
+          const res = await sdk.request<{ data: unknown[] }>({ method: 'GET', path, query: { limit: 5 } });
+          expect(res.status, path).toBe(200);
+        }
+        expect(calls.map((c) => c.url)).toEqual(paths.map(() => 'http://api.test/api/v1/deals?limit=5'));
+      },
+    );
 
     it('keeps a base path in front of /api/v1, and ids and encoded characters as given', async () => {
       const { fetch, calls } = scripted(ok(DEAL));
@@ -190,7 +202,7 @@ describe('SDK requests', () => {
     expect(() => new AutosalesClient({ apiKey: 'k', baseUrl: 'http://x', maxRetries: -1 })).toThrow(/maxRetries/);
   });
 
-  it('gives every create an Idempotency-Key (a UUID), or the caller\'s, or none with false', async () => {
+  it("gives every create an Idempotency-Key (a UUID), or the caller's, or none with false", async () => {
     const { fetch, calls } = scripted(created(DEAL));
     const { sdk } = client(fetch);
     await sdk.deals.create({ title: 'a' });
@@ -269,7 +281,11 @@ describe('SDK retries', () => {
   });
 
   it('retries a GET, a PUT and a DELETE after a network error', async () => {
-    for (const call of [(s: AutosalesClient) => s.deals.get('x'), (s: AutosalesClient) => s.deals.update('x', { phase: 'proposta' }), (s: AutosalesClient) => s.clients.deactivate('x')]) {
+    for (const call of [
+      (s: AutosalesClient) => s.deals.get('x'),
+      (s: AutosalesClient) => s.deals.update('x', { phase: 'proposta' }),
+      (s: AutosalesClient) => s.clients.deactivate('x'),
+    ]) {
       const { fetch, calls } = scripted(networkError(), ok(DEAL));
       await expect(call(client(fetch).sdk)).resolves.toEqual(DEAL);
       expect(calls).toHaveLength(2);
@@ -300,7 +316,9 @@ describe('SDK retries', () => {
 
   it('network errors and timeouts are ConnectionError / TimeoutError with status 0', async () => {
     const down = scripted(networkError());
-    const error = await client(down.fetch, { maxRetries: 1 }).sdk.deals.get('x').catch((e: unknown) => e);
+    const error = await client(down.fetch, { maxRetries: 1 })
+      .sdk.deals.get('x')
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectionError);
     expect(error).toMatchObject({ status: 0, code: 'CONNECTION_ERROR', requestId: null });
     expect((error as Error).message).toMatch(/ECONNRESET/);
@@ -314,7 +332,11 @@ describe('SDK retries', () => {
   });
 
   it('retries a 429 for any method (nothing was executed), waiting Retry-After', async () => {
-    const limited = { status: 429, body: envelope('RATE_LIMIT_EXCEEDED', 'Limite de requisições excedido. Tente novamente em 1 s.'), headers: { 'retry-after': '1' } };
+    const limited = {
+      status: 429,
+      body: envelope('RATE_LIMIT_EXCEEDED', 'Limite de requisições excedido. Tente novamente em 1 s.'),
+      headers: { 'retry-after': '1' },
+    };
     const { fetch, calls } = scripted(limited, created(DEAL));
     const { sdk, retries } = client(fetch);
     await expect(sdk.deals.create({ title: 'a' }, { idempotencyKey: false })).resolves.toEqual(DEAL);
@@ -327,16 +349,25 @@ describe('SDK retries', () => {
   });
 
   it('throws a 429 at once when Retry-After is beyond maxRetryAfterSeconds', async () => {
-    const limited = { status: 429, body: envelope('RATE_LIMIT_EXCEEDED', 'Limite de requisições excedido. Tente novamente em 3600 s.'), headers: { 'retry-after': '3600' } };
+    const limited = {
+      status: 429,
+      body: envelope('RATE_LIMIT_EXCEEDED', 'Limite de requisições excedido. Tente novamente em 3600 s.'),
+      headers: { 'retry-after': '3600' },
+    };
     const { fetch, calls } = scripted(limited);
-    const error = await client(fetch).sdk.deals.list().catch((e: unknown) => e);
+    const error = await client(fetch)
+      .sdk.deals.list()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RateLimitError);
     expect(error).toMatchObject({ status: 429, code: 'RATE_LIMIT_EXCEEDED', retryAfter: 3600 });
     expect(calls).toHaveLength(1);
   });
 
   it('retries 409 IDEMPOTENCY_CONFLICT (the first request with the key is still running)', async () => {
-    const conflict = { status: 409, body: envelope('IDEMPOTENCY_CONFLICT', 'Uma requisição com esta Idempotency-Key ainda está em andamento; tente novamente em instantes') };
+    const conflict = {
+      status: 409,
+      body: envelope('IDEMPOTENCY_CONFLICT', 'Uma requisição com esta Idempotency-Key ainda está em andamento; tente novamente em instantes'),
+    };
     const { fetch, calls } = scripted(conflict, conflict, created(DEAL));
     const { sdk, retries } = client(fetch);
     await expect(sdk.deals.create({ title: 'a' })).resolves.toEqual(DEAL);
@@ -344,7 +375,7 @@ describe('SDK retries', () => {
     expect(retries[0]!.error).toBeInstanceOf(ConflictError);
   });
 
-  it('the caller\'s signal aborts the call, waits included, without retrying', async () => {
+  it("the caller's signal aborts the call, waits included, without retrying", async () => {
     const slow = scripted('hang');
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error('cancelled by the caller')), 30);

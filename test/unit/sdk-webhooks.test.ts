@@ -14,7 +14,11 @@ const BODY = '{"id":"evt_0195d7a3c8e47b1f9a2e6c4d8b0f1a3e","type":"deal.won","da
 
 describe('SDK webhook signatures', () => {
   it('uses the same header names', () => {
-    expect([sdk.SIGNATURE_HEADER, sdk.TIMESTAMP_HEADER, sdk.EVENT_ID_HEADER]).toEqual([server.SIGNATURE_HEADER, server.TIMESTAMP_HEADER, server.EVENT_ID_HEADER]);
+    expect([sdk.SIGNATURE_HEADER, sdk.TIMESTAMP_HEADER, sdk.EVENT_ID_HEADER]).toEqual([
+      server.SIGNATURE_HEADER,
+      server.TIMESTAMP_HEADER,
+      server.EVENT_ID_HEADER,
+    ]);
   });
 
   it('signs byte for byte like the service', () => {
@@ -35,7 +39,9 @@ describe('SDK webhook signatures', () => {
     expect(sdk.verifyWebhookSignature(BODY, new Headers(headers), SECRET, { now: NOW })).toBe(true);
     // The current clock, default tolerance.
     const now = Math.floor(Date.now() / 1000);
-    expect(sdk.verifyWebhookSignature(BODY, { 'X-Service-Signature': server.signPayload(SECRET, now, BODY), 'X-Service-Timestamp': String(now) }, SECRET)).toBe(true);
+    expect(sdk.verifyWebhookSignature(BODY, { 'X-Service-Signature': server.signPayload(SECRET, now, BODY), 'X-Service-Timestamp': String(now) }, SECRET)).toBe(
+      true,
+    );
   });
 
   it('rejects a tampered body, another secret, and stale or future timestamps', () => {
@@ -48,7 +54,9 @@ describe('SDK webhook signatures', () => {
     expect(sdk.verifyWebhookSignature(BODY, headers, SECRET, { now: NOW + 300 })).toBe(true);
     expect(sdk.verifyWebhookSignature(BODY, headers, SECRET, { now: NOW + 3600, toleranceSeconds: 3600 })).toBe(true);
     const stale = Math.floor(Date.now() / 1000) - 301;
-    expect(sdk.verifyWebhookSignature(BODY, { 'x-service-signature': server.signPayload(SECRET, stale, BODY), 'x-service-timestamp': String(stale) }, SECRET)).toBe(false);
+    expect(
+      sdk.verifyWebhookSignature(BODY, { 'x-service-signature': server.signPayload(SECRET, stale, BODY), 'x-service-timestamp': String(stale) }, SECRET),
+    ).toBe(false);
   });
 
   it('gives the same verdict as the service on odd inputs', () => {
@@ -59,7 +67,16 @@ describe('SDK webhook signatures', () => {
       ['one-element array', BODY, { 'x-service-signature': [sig], 'x-service-timestamp': String(NOW) }, SECRET],
       ['two keys differing in case', BODY, { 'x-service-signature': sig, 'X-Service-Signature': sig, 'x-service-timestamp': String(NOW) }, SECRET],
       ['spaces around values', BODY, { 'x-service-signature': ` ${sig} `, 'x-service-timestamp': ` ${NOW} ` }, SECRET],
-      ['fetch Headers with a joined value', BODY, new Headers([['x-service-signature', sig], ['x-service-signature', sig], ['x-service-timestamp', String(NOW)]]), SECRET],
+      [
+        'fetch Headers with a joined value',
+        BODY,
+        new Headers([
+          ['x-service-signature', sig],
+          ['x-service-signature', sig],
+          ['x-service-timestamp', String(NOW)],
+        ]),
+        SECRET,
+      ],
       ['missing timestamp', BODY, { 'x-service-signature': sig }, SECRET],
       ['timestamp with a fraction', BODY, { 'x-service-signature': sig, 'x-service-timestamp': `${NOW}.0` }, SECRET],
       ['negative tolerance', BODY, { 'x-service-signature': sig, 'x-service-timestamp': String(NOW) }, SECRET, { toleranceSeconds: -1 }],

@@ -1,12 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { describe, it, expect } from 'vitest';
-import {
-  EVENT_ID_HEADER,
-  SIGNATURE_HEADER,
-  TIMESTAMP_HEADER,
-  signPayload,
-  verifyWebhookSignature,
-} from '../../src/domain/webhooks/signature.js';
+import { EVENT_ID_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER, signPayload, verifyWebhookSignature } from '../../src/domain/webhooks/signature.js';
 
 const SECRET = 'whsec_test_5f1c9a0e4b7d4e2c';
 const NOW = 1_767_225_600; // 2026-01-01T00:00:00Z

@@ -19,12 +19,9 @@ describe('normalizeTaxId', () => {
 });
 
 describe('isValidCpf', () => {
-  it.each(['52998224725', '529.982.247-25', '111.444.777-35', '12345678909', '000.000.001-91', '935.411.347-80'])(
-    'accepts valid CPF %s',
-    (cpf) => {
-      expect(isValidCpf(cpf)).toBe(true);
-    },
-  );
+  it.each(['52998224725', '529.982.247-25', '111.444.777-35', '12345678909', '000.000.001-91', '935.411.347-80'])('accepts valid CPF %s', (cpf) => {
+    expect(isValidCpf(cpf)).toBe(true);
+  });
 
   it('rejects a wrong check digit', () => {
     expect(isValidCpf('529.982.247-24')).toBe(false);

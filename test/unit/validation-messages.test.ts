@@ -73,9 +73,7 @@ describe('validationMessage: body shape and field types', () => {
   });
 
   it('nested fields are named with a dot, list items by their list', () => {
-    expect(validationMessage([err('maxLength', '/address/city', { limit: 200 })], 'body')).toBe(
-      "Campo 'address.city' deve ter no máximo 200 caracteres",
-    );
+    expect(validationMessage([err('maxLength', '/address/city', { limit: 200 })], 'body')).toBe("Campo 'address.city' deve ter no máximo 200 caracteres");
     expect(validationMessage([err('minLength', '/tags/3', { limit: 1 })], 'body')).toBe(
       "Campo 'tags' deve ser uma lista de textos não vazios de até 50 caracteres",
     );
@@ -94,9 +92,7 @@ describe('validationMessage: body shape and field types', () => {
 
 describe('validationMessage: query string', () => {
   it("page of the wrong type: Parâmetro 'page' deve ser um número inteiro positivo", () => {
-    expect(validationMessage([err('type', '/page', { type: 'integer' })], 'querystring')).toBe(
-      "Parâmetro 'page' deve ser um número inteiro positivo",
-    );
+    expect(validationMessage([err('type', '/page', { type: 'integer' })], 'querystring')).toBe("Parâmetro 'page' deve ser um número inteiro positivo");
   });
 
   it('page or limit below 1 gives the same message', () => {

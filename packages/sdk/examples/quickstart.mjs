@@ -1,15 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:https';
+import { buffer } from 'node:stream/consumers';
 import { AutosalesClient, verifyWebhookSignature } from '@autosales/sdk';
 
 // 1. A webhook receiver over HTTPS (webhooks are only sent to https:// URLs): check the signature on the raw body, before parsing it.
-const tls = { key: readFileSync(process.env.TLS_KEY_FILE), cert: readFileSync(process.env.TLS_CERT_FILE) };
-createServer(tls, async (req, res) => {
-  const chunks = []; for await (const chunk of req) chunks.push(chunk);
-  const body = Buffer.concat(chunks), valid = verifyWebhookSignature(body, req.headers, process.env.AUTOSALES_WEBHOOK_SECRET);
+const receiver = createServer({ key: readFileSync(process.env.TLS_KEY_FILE), cert: readFileSync(process.env.TLS_CERT_FILE) }, async (req, res) => {
+  const body = await buffer(req);
+  const valid = verifyWebhookSignature(body, req.headers, process.env.AUTOSALES_WEBHOOK_SECRET);
   console.log(valid ? `received ${JSON.parse(body).type} ${req.headers['x-service-event-id']}` : 'refused a delivery: bad or stale signature');
   res.writeHead(valid ? 204 : 401).end();
-}).listen(Number(process.env.RECEIVER_PORT ?? 3001), function () { console.log(`webhook receiver on https://localhost:${this.address().port}/`); });
+});
+receiver.listen(Number(process.env.RECEIVER_PORT ?? 3001), () => console.log(`webhook receiver on https://localhost:${receiver.address().port}/`));
 
 // 2. The API: create a client and a deal (each one an event for a webhook pointing at the receiver), then page through every deal.
 const autosales = new AutosalesClient({ baseUrl: process.env.AUTOSALES_URL, apiKey: process.env.AUTOSALES_API_KEY });

@@ -132,7 +132,8 @@ export function apiPath(path: unknown): string {
     throw new InvalidRequestError(`autosales: request path ${describe(path)} ${why}`);
   };
   if (typeof path !== 'string') return refuse(`must be a string relative to /api/v1 (${EXAMPLE})`);
-  if (/^[a-z][a-z0-9+.-]*:/i.test(path) || path.startsWith('//')) return refuse(`must be relative to /api/v1 (${EXAMPLE}), not a URL: the address goes in baseUrl`);
+  if (/^[a-z][a-z0-9+.-]*:/i.test(path) || path.startsWith('//'))
+    return refuse(`must be relative to /api/v1 (${EXAMPLE}), not a URL: the address goes in baseUrl`);
   if (/[?#]/.test(path)) return refuse("must not contain '?' or '#': pass query parameters in `query`");
   // eslint-disable-next-line no-control-regex
   if (/[\s\\\u0000-\u001f\u007f]/.test(path)) return refuse('must not contain whitespace, a backslash or a control character');
@@ -245,7 +246,12 @@ export class AutosalesClient {
   }
 
   /** One attempt: the answer with its body read, or a ConnectionError/TimeoutError, or the caller's abort reason. */
-  async #attempt(url: string, init: RequestInit, timeoutMs: number, signal: AbortSignal | undefined): Promise<{ status: number; headers: Headers; text: string }> {
+  async #attempt(
+    url: string,
+    init: RequestInit,
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+  ): Promise<{ status: number; headers: Headers; text: string }> {
     signal?.throwIfAborted();
     const timeout = AbortSignal.timeout(timeoutMs);
     const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;

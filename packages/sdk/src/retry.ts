@@ -45,7 +45,13 @@ export function isRetrySafe(method: HttpMethod, idempotencyKey: string | undefin
  * - 5xx (not 501), connection errors, timeouts: retried with backoff when the request is retry-safe.
  * - Anything else (4xx, 501): never retried; the answer will not change.
  */
-export function retryDelay(error: AutosalesError, retry: number, retrySafe: boolean, settings: RetrySettings, random: () => number = Math.random): number | null {
+export function retryDelay(
+  error: AutosalesError,
+  retry: number,
+  retrySafe: boolean,
+  settings: RetrySettings,
+  random: () => number = Math.random,
+): number | null {
   if (retry >= settings.maxRetries) return null;
   if (error instanceof RateLimitError) {
     if (error.retryAfter === null) return backoffDelay(retry, settings, random);

@@ -44,12 +44,7 @@ export function signWebhookPayload(secret: string, timestamp: number, body: stri
  * uppercase signature, an empty secret, or a body that is neither a string nor bytes gives false.
  * The comparison is constant-time.
  */
-export function verifyWebhookSignature(
-  rawBody: string | Uint8Array,
-  headers: WebhookHeaders,
-  secret: string,
-  options: VerifyOptions = {},
-): boolean {
+export function verifyWebhookSignature(rawBody: string | Uint8Array, headers: WebhookHeaders, secret: string, options: VerifyOptions = {}): boolean {
   try {
     const body = bodyBytes(rawBody);
     if (body === null || typeof secret !== 'string' || secret.length === 0) return false;

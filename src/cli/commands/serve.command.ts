@@ -5,11 +5,9 @@ import { migrateToLatest } from '../../storage/migrator.js';
 import { runServer } from '../../server.js';
 
 export function serveCommand(): Command {
-  return new Command('serve')
-    .description('apply pending migrations and serve the API (env: PORT, HOST, DATABASE_URL, LOG_LEVEL)')
-    .action(async () => {
-      await runServer(loadConfig());
-    });
+  return new Command('serve').description('apply pending migrations and serve the API (env: PORT, HOST, DATABASE_URL, LOG_LEVEL)').action(async () => {
+    await runServer(loadConfig());
+  });
 }
 
 export function migrateCommand(): Command {

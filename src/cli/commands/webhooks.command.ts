@@ -31,7 +31,10 @@ function privateTargetNote(url: string): string[] {
   const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
   const local = host === 'localhost' || host.endsWith('.localhost') || (isIP(host) !== 0 && isBlockedAddress(host));
   return local
-    ? ['', `Note: ${host} is a private address. Deliveries to it are blocked unless the serve/worker process runs with WEBHOOK_ALLOW_PRIVATE_TARGETS=true (local testing only).`]
+    ? [
+        '',
+        `Note: ${host} is a private address. Deliveries to it are blocked unless the serve/worker process runs with WEBHOOK_ALLOW_PRIVATE_TARGETS=true (local testing only).`,
+      ]
     : [];
 }
 
@@ -115,7 +118,11 @@ export function webhooksCommand(): Command {
       print(!!opts.json, rows, () =>
         [
           table(
-            rows.map((r) => ({ ...r, result: r.error_class ? `${r.error_class}${r.status_code ? ` ${r.status_code}` : ''}` : String(r.status_code), response_body: r.response_body?.slice(0, 60).replace(/\s+/g, ' ') })),
+            rows.map((r) => ({
+              ...r,
+              result: r.error_class ? `${r.error_class}${r.status_code ? ` ${r.status_code}` : ''}` : String(r.status_code),
+              response_body: r.response_body?.slice(0, 60).replace(/\s+/g, ' '),
+            })),
             ['attempted_at', 'event_id', 'event_type', 'attempt', 'result', 'duration_ms', 'next_attempt_at', 'response_body'],
           ),
           ...(notes.length ? ['', ...notes] : []),
@@ -143,7 +150,10 @@ export function webhooksCommand(): Command {
     .action(async (id: string, opts: { since: string; json?: boolean }) => {
       const result = await withContext((ctx) => ctx.webhooks.recover(id, opts.since));
       print(!!opts.json, result, () =>
-        [`Queued ${result.queued} event(s) for webhook ${result.webhook_id}.`, ...(result.status === 'disabled' ? ['The webhook is disabled: run `autosales webhooks enable` so they are sent.'] : [])].join('\n'),
+        [
+          `Queued ${result.queued} event(s) for webhook ${result.webhook_id}.`,
+          ...(result.status === 'disabled' ? ['The webhook is disabled: run `autosales webhooks enable` so they are sent.'] : []),
+        ].join('\n'),
       );
     });
 

@@ -12,7 +12,6 @@ import type { ClientSortField } from './clients.types.js';
 
 const TAX_ID_QUERY = /^(?=.*\d)[\dA-Za-z]*[./-][\dA-Za-z./\s-]*$/;
 
-
 export interface ClientFilters {
   type?: string;
   status?: string;
@@ -76,7 +75,13 @@ export async function listClients(db: DbExecutor, dialect: DialectName, teamId: 
   const total = (fromSearchIndex: boolean) =>
     onlyStatusFilter(filters)
       ? countByStatus(db, teamId, 'clients', { equals: filters.status ?? 'active' })
-      : applyFilters(db.selectFrom('clients').select((eb) => eb.fn.countAll<number>().as('total')), dialect, teamId, filters, fromSearchIndex)
+      : applyFilters(
+          db.selectFrom('clients').select((eb) => eb.fn.countAll<number>().as('total')),
+          dialect,
+          teamId,
+          filters,
+          fromSearchIndex,
+        )
           .executeTakeFirstOrThrow()
           .then((r) => Number(r.total));
   const searchDrives = dialect === 'sqlite' && filters.search !== undefined && sqliteIndexServes(searchQueries(filters.search));

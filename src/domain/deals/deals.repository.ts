@@ -10,7 +10,6 @@ import { sqliteIndexServes } from '../shared/text-search.js';
 import type { DealRowWithClient } from './deals.mapper.js';
 import type { DealSortField } from './deals.types.js';
 
-
 export interface DealFilters {
   status?: string;
   phase?: string;
@@ -57,7 +56,13 @@ export const updateDeal = (db: DbExecutor, teamId: string, id: string, patch: De
 type DealsOnly<O> = SelectQueryBuilder<Database, 'deals' | 'clients', O>;
 
 /** The list's conditions; they name only deals' columns, so they apply to a query from deals with or without the client join. */
-function applyFilters<O>(query: SelectQueryBuilder<Database, 'deals' | 'clients', O>, dialect: DialectName, teamId: string, f: DealFilters, fromSearchIndex = false) {
+function applyFilters<O>(
+  query: SelectQueryBuilder<Database, 'deals' | 'clients', O>,
+  dialect: DialectName,
+  teamId: string,
+  f: DealFilters,
+  fromSearchIndex = false,
+) {
   let q = query.where(teamColumn('deals', fromSearchIndex), '=', teamId);
   // Archived deals are soft-deleted: listed only when asked for by status.
   q = f.status ? q.where('deals.status', '=', f.status as never) : q.where('deals.status', '!=', 'arquivado');
@@ -99,13 +104,15 @@ export async function listDeals(db: DbExecutor, dialect: DialectName, teamId: st
       .selectAll('deals')
       .select('clients.name as client_name');
     if (page.offset < DEEP_PAGE_OFFSET) {
-      return applyFilters(withClientName, dialect, teamId, filters, fromSearchIndex)
-        .orderBy(SORT_COLUMNS[sort.field], order)
-        // Ties broken by id so paging is stable.
-        .orderBy('deals.id', sort.direction)
-        .limit(page.limit)
-        .offset(page.offset)
-        .execute();
+      return (
+        applyFilters(withClientName, dialect, teamId, filters, fromSearchIndex)
+          .orderBy(SORT_COLUMNS[sort.field], order)
+          // Ties broken by id so paging is stable.
+          .orderBy('deals.id', sort.direction)
+          .limit(page.limit)
+          .offset(page.offset)
+          .execute()
+      );
     }
     // A deep page: its ids first (for the default list an index-only walk past the offset), then their rows.
     const pageIds = applyFilters(db.selectFrom('deals').select('deals.id') as DealsOnly<{ id: string }>, dialect, teamId, filters, fromSearchIndex)
@@ -118,7 +125,13 @@ export async function listDeals(db: DbExecutor, dialect: DialectName, teamId: st
   const total = (fromSearchIndex: boolean) =>
     onlyStatusFilter(filters)
       ? countByStatus(db, teamId, 'deals', filters.status ? { equals: filters.status } : { notEquals: 'arquivado' })
-      : applyFilters(db.selectFrom('deals').select((eb) => eb.fn.countAll<number>().as('total')) as DealsOnly<{ total: number }>, dialect, teamId, filters, fromSearchIndex)
+      : applyFilters(
+          db.selectFrom('deals').select((eb) => eb.fn.countAll<number>().as('total')) as DealsOnly<{ total: number }>,
+          dialect,
+          teamId,
+          filters,
+          fromSearchIndex,
+        )
           .executeTakeFirstOrThrow()
           .then((r) => Number(r.total));
   const searchDrives = dialect === 'sqlite' && filters.search !== undefined && sqliteIndexServes([filters.search]);

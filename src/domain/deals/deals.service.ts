@@ -204,7 +204,12 @@ export function createDealsService(db: Db, { clock }: { clock: Clock }) {
         next.updated_at = toApiTimestamp(now);
         const previous = Object.fromEntries(changed.map((f) => [f, current[f]])) as Partial<DealView>;
         if (changed.includes('client_id')) previous.client = current.client;
-        await recordEvents(trx, teamId, updateEvents(changed, next).map((type) => ({ type, object: next, previous })), now);
+        await recordEvents(
+          trx,
+          teamId,
+          updateEvents(changed, next).map((type) => ({ type, object: next, previous })),
+          now,
+        );
         return { deal: next, previous };
       });
       return { ...change, sent };

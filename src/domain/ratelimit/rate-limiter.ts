@@ -74,7 +74,8 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   const plans = new Map<Plan, Array<{ name: string; quota: number; window: number; limiter: RateLimiterAbstract }>>();
   for (const [plan, limits] of Object.entries(PLAN_LIMITS) as Array<[Plan, (typeof PLAN_LIMITS)[Plan]]>) {
     const windows = [{ name: 'minute', quota: limits.perMinute, window: minute, limiter: makeLimiter(options, `${plan}:minute`, limits.perMinute, minute) }];
-    if (limits.perDay !== null) windows.push({ name: 'day', quota: limits.perDay, window: day, limiter: makeLimiter(options, `${plan}:day`, limits.perDay, day) });
+    if (limits.perDay !== null)
+      windows.push({ name: 'day', quota: limits.perDay, window: day, limiter: makeLimiter(options, `${plan}:day`, limits.perDay, day) });
     plans.set(plan, windows);
   }
   const ipBudget = options.unauthenticatedPerMinute;
@@ -98,7 +99,12 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
 
     async consumeUnauthenticated(ip) {
       const { res, allowed } = await consumeOne(ipLimiter, ip);
-      return { allowed, policy: ipPolicy, windows: [stateOf('unauthenticated', ipBudget, minute, res)], retryAfterSeconds: allowed ? 0 : Math.max(1, seconds(res.msBeforeNext)) };
+      return {
+        allowed,
+        policy: ipPolicy,
+        windows: [stateOf('unauthenticated', ipBudget, minute, res)],
+        retryAfterSeconds: allowed ? 0 : Math.max(1, seconds(res.msBeforeNext)),
+      };
     },
   };
 }

@@ -18,8 +18,7 @@ export function sortOrder(dialect: DialectName, sort: Sort<string>, nullable: bo
 }
 
 /** Only the status is filtered (or nothing): the total comes from the per-status counters. */
-export const onlyStatusFilter = (filters: object): boolean =>
-  Object.entries(filters).every(([key, value]) => key === 'status' || value === undefined);
+export const onlyStatusFilter = (filters: object): boolean => Object.entries(filters).every(([key, value]) => key === 'status' || value === undefined);
 
 /** A status condition that the per-status counters can answer. */
 export type StatusCondition = { equals: string } | { notEquals: string };

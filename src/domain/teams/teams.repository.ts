@@ -24,9 +24,4 @@ export const listPhases = (db: DbExecutor, teamId: string): Promise<Phase[]> =>
   db.selectFrom('team_phases').select(['name', 'position', 'probability']).where('team_id', '=', teamId).orderBy('position').execute();
 
 export const findPhase = (db: DbExecutor, teamId: string, name: string) =>
-  db
-    .selectFrom('team_phases')
-    .select(['name', 'position', 'probability'])
-    .where('team_id', '=', teamId)
-    .where('name', '=', name)
-    .executeTakeFirst();
+  db.selectFrom('team_phases').select(['name', 'position', 'probability']).where('team_id', '=', teamId).where('name', '=', name).executeTakeFirst();

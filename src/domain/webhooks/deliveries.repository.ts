@@ -27,12 +27,7 @@ export async function claimDue(
     .orderBy('deliveries.next_attempt_at')
     .limit(args.limit);
   if (dialect === 'postgres') due = due.forUpdate('deliveries').skipLocked();
-  return db
-    .updateTable('deliveries')
-    .set({ lease_until: args.leaseUntil, lease_token: args.token })
-    .where('id', 'in', due)
-    .returningAll()
-    .execute();
+  return db.updateTable('deliveries').set({ lease_until: args.leaseUntil, lease_token: args.token }).where('id', 'in', due).returningAll().execute();
 }
 
 /**
@@ -45,7 +40,12 @@ export async function fixBodies(db: DbExecutor, token: string, bodies: Array<{ i
   if (bodies.length === 0) return stored;
   const rows = await db
     .updateTable('deliveries')
-    .set({ body: sql<string>`case id ${sql.join(bodies.map((b) => sql`when ${b.id} then ${b.body}`), sql` `)} end` })
+    .set({
+      body: sql<string>`case id ${sql.join(
+        bodies.map((b) => sql`when ${b.id} then ${b.body}`),
+        sql` `,
+      )} end`,
+    })
     .where(
       'id',
       'in',
@@ -160,23 +160,38 @@ export async function recordAttempt(db: DbExecutor, dialect: DialectName, r: Att
       .with('logged', (qb) =>
         qb
           .insertInto('delivery_attempts')
-          .columns(['id', 'delivery_id', 'webhook_id', 'event_id', 'event_type', 'attempt', 'attempted_at', 'status_code', 'error_class', 'duration_ms', 'response_body', 'next_attempt_at'])
+          .columns([
+            'id',
+            'delivery_id',
+            'webhook_id',
+            'event_id',
+            'event_type',
+            'attempt',
+            'attempted_at',
+            'status_code',
+            'error_class',
+            'duration_ms',
+            'response_body',
+            'next_attempt_at',
+          ])
           // Parameter types come from the target columns; no row when the lease was lost.
           .expression((eb) =>
-            eb.selectFrom('closed').select((s) => [
-              s.val(logged.id).as('id'),
-              'closed.id as delivery_id',
-              s.val(logged.webhook_id).as('webhook_id'),
-              s.val(logged.event_id).as('event_id'),
-              s.val(logged.event_type).as('event_type'),
-              s.val(logged.attempt).as('attempt'),
-              s.val(logged.attempted_at).as('attempted_at'),
-              s.val(logged.status_code).as('status_code'),
-              s.val(logged.error_class).as('error_class'),
-              s.val(logged.duration_ms).as('duration_ms'),
-              s.val(logged.response_body).as('response_body'),
-              s.val(logged.next_attempt_at).as('next_attempt_at'),
-            ]),
+            eb
+              .selectFrom('closed')
+              .select((s) => [
+                s.val(logged.id).as('id'),
+                'closed.id as delivery_id',
+                s.val(logged.webhook_id).as('webhook_id'),
+                s.val(logged.event_id).as('event_id'),
+                s.val(logged.event_type).as('event_type'),
+                s.val(logged.attempt).as('attempt'),
+                s.val(logged.attempted_at).as('attempted_at'),
+                s.val(logged.status_code).as('status_code'),
+                s.val(logged.error_class).as('error_class'),
+                s.val(logged.duration_ms).as('duration_ms'),
+                s.val(logged.response_body).as('response_body'),
+                s.val(logged.next_attempt_at).as('next_attempt_at'),
+              ]),
           ),
       );
     if (r.ok) {
@@ -220,7 +235,13 @@ export async function recordAttempt(db: DbExecutor, dialect: DialectName, r: Att
   }
 
   return db.transaction().execute(async (trx) => {
-    const held = await trx.updateTable('deliveries').set(closed).where('id', '=', r.deliveryId).where('lease_token', '=', r.token).returning('first_attempt_at').executeTakeFirst();
+    const held = await trx
+      .updateTable('deliveries')
+      .set(closed)
+      .where('id', '=', r.deliveryId)
+      .where('lease_token', '=', r.token)
+      .returning('first_attempt_at')
+      .executeTakeFirst();
     if (!held) return { recorded: false, disabled: false };
     await trx.insertInto('delivery_attempts').values(logged).execute();
     if (r.ok) {
@@ -262,7 +283,15 @@ export async function pendingStats(db: DbExecutor, now: string): Promise<QueueSt
  * cleared: the new series replaces the retry, and the log must not show one that will not happen.
  */
 export async function queueDelivery(db: DbExecutor, teamId: string, webhookId: string, eventId: string, now: string): Promise<void> {
-  const fresh = { status: 'pending' as const, attempts: 0, next_attempt_at: now, lease_until: null, lease_token: null, first_attempt_at: null, completed_at: null };
+  const fresh = {
+    status: 'pending' as const,
+    attempts: 0,
+    next_attempt_at: now,
+    lease_until: null,
+    lease_token: null,
+    first_attempt_at: null,
+    completed_at: null,
+  };
   const current = await db
     .selectFrom('deliveries')
     .select(['id', 'status', 'attempts', 'next_attempt_at'])

@@ -150,7 +150,7 @@ export function createWebhooksService(db: Db, { teams, clock }: { teams: Pick<Te
     async recover(rawId: string, since: string): Promise<{ webhook_id: string; queued: number; status: WebhookView['status'] }> {
       const hook = await load(rawId);
       const sinceDate = new Date(since);
-      if (Number.isNaN(sinceDate.getTime())) throw validationError("--since deve ser uma data/hora ISO 8601, por exemplo 2026-11-22T10:00:00Z");
+      if (Number.isNaN(sinceDate.getTime())) throw validationError('--since deve ser uma data/hora ISO 8601, por exemplo 2026-11-22T10:00:00Z');
       const events = (await repo.undeliveredEventsSince(k, hook.id, hook.team_id, sinceDate.toISOString())).filter((e) => subscribes(hook.events, e.type));
       await k.transaction().execute(async (trx) => {
         for (const event of events) await queueDelivery(trx, hook.team_id, hook.id, event.id, isoNow(clock));

@@ -10,7 +10,11 @@ const SIGNATURE_HEADERS = [
 ].map((h) => ({ in: 'header', required: true, schema: { type: 'string' }, ...h }));
 
 function eventPayload(type: string) {
-  const object = type.startsWith('deal.') ? Deal : type.startsWith('client.') ? Client : { type: 'object', description: 'The subject record (vehicle, activity or financial record: announced for later).' };
+  const object = type.startsWith('deal.')
+    ? Deal
+    : type.startsWith('client.')
+      ? Client
+      : { type: 'object', description: 'The subject record (vehicle, activity or financial record: announced for later).' };
   return {
     type: 'object',
     additionalProperties: false,
@@ -26,7 +30,10 @@ function eventPayload(type: string) {
         required: ['object', 'previous_attributes'],
         properties: {
           object: object,
-          previous_attributes: { type: ['object', 'null'], description: 'Earlier values of the changed attributes only (updated_at excluded); null on creation events.' },
+          previous_attributes: {
+            type: ['object', 'null'],
+            description: 'Earlier values of the changed attributes only (updated_at excluded); null on creation events.',
+          },
         },
       },
       team_id: { type: 'string', format: 'uuid' },

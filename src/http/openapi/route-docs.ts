@@ -5,7 +5,8 @@ const COMMON_HEADERS = {
   'X-Request-Id': { type: 'string', description: 'Id of this request (echoed when the client sent a sane one); quote it to support.' },
   RateLimit: {
     type: 'string',
-    description: 'Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`.',
+    description:
+      'Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`.',
   },
   'RateLimit-Policy': {
     type: 'string',
@@ -40,9 +41,11 @@ export const errors = {
     ['UNSUPPORTED_MEDIA_TYPE', "Content-Type deve ser 'application/json' em UTF-8 (charset=utf-8 ou nenhum charset)"],
   ]),
   unprocessable: (...examples: Example[]) => error('Business rule failed.', examples),
-  tooManyRequests: error('Plan limit (or the unauthenticated budget of this IP) exceeded; nothing was executed.', [
-    ['RATE_LIMIT_EXCEEDED', 'Limite de requisições excedido. Tente novamente em 42 s.'],
-  ], { 'Retry-After': { type: 'integer', description: 'Seconds to wait before retrying.' } }),
+  tooManyRequests: error(
+    'Plan limit (or the unauthenticated budget of this IP) exceeded; nothing was executed.',
+    [['RATE_LIMIT_EXCEEDED', 'Limite de requisições excedido. Tente novamente em 42 s.']],
+    { 'Retry-After': { type: 'integer', description: 'Seconds to wait before retrying.' } },
+  ),
   internal: error('Unexpected failure; details only in the server log.', [['INTERNAL_ERROR', 'Erro interno do servidor']]),
   notImplemented: error('Announced endpoint, not available yet.', [['NOT_IMPLEMENTED', 'Este endpoint ainda não está disponível']]),
 };
@@ -53,7 +56,11 @@ export function ok<T extends object>(schema: T, description: string, extraHeader
 }
 
 export const REPLAYED_HEADER = {
-  'Idempotent-Replayed': { type: 'string', enum: ['true'], description: 'Present when this is the stored answer of an earlier request with the same Idempotency-Key.' },
+  'Idempotent-Replayed': {
+    type: 'string',
+    enum: ['true'],
+    description: 'Present when this is the stored answer of an earlier request with the same Idempotency-Key.',
+  },
 };
 
 /** Errors every authenticated route can answer: auth, limits, and a query string or body it refuses. */

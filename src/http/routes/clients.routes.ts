@@ -32,11 +32,12 @@ export function clientsRoutes(clients: ClientsService): FastifyPluginAsyncTypebo
           ...doc,
           operationId: 'listClients',
           summary: 'List clients',
-          description: 'Inactive clients are left out unless `status=inactive`. `search` matches name, e-mail, CPF or CNPJ, ignoring case, accents and punctuation.',
+          description:
+            'Inactive clients are left out unless `status=inactive`. `search` matches name, e-mail, CPF or CNPJ, ignoring case, accents and punctuation.',
           querystring: ClientListQuery,
           response: {
             ...authErrors,
-            200: ok(Page(ClientListItem), 'A page of the team\'s clients (list fields only).'),
+            200: ok(Page(ClientListItem), "A page of the team's clients (list fields only)."),
             400: errors.badRequest(['VALIDATION_ERROR', "Parâmetro 'limit' deve ser um número inteiro positivo"], ['VALIDATION_ERROR', 'Segmento inválido']),
           },
         },
@@ -55,7 +56,8 @@ export function clientsRoutes(clients: ClientsService): FastifyPluginAsyncTypebo
           ...doc,
           operationId: 'createClient',
           summary: 'Create a client',
-          description: '`type` decides the fields: PF (cpf, rg, birth_date, gender, …) or PJ (cnpj, legal_name, trade_name, …). CPF/CNPJ are check-digit validated and unique in the team.',
+          description:
+            '`type` decides the fields: PF (cpf, rg, birth_date, gender, …) or PJ (cnpj, legal_name, trade_name, …). CPF/CNPJ are check-digit validated and unique in the team.',
           headers: IdempotencyHeaders,
           body: ClientCreateBody,
           response: {
@@ -84,7 +86,13 @@ export function clientsRoutes(clients: ClientsService): FastifyPluginAsyncTypebo
       '/clients/:id',
       {
         config: read,
-        schema: { ...doc, operationId: 'getClient', summary: 'Get a client', params: IdParams, response: { ...authErrors, 200: ok(Success(Client), 'The full client record.'), ...notFound } },
+        schema: {
+          ...doc,
+          operationId: 'getClient',
+          summary: 'Get a client',
+          params: IdParams,
+          response: { ...authErrors, 200: ok(Success(Client), 'The full client record.'), ...notFound },
+        },
       },
       async (request) => ({ success: true as const, data: await clients.get(teamOf(request), request.params.id) }),
     );

@@ -39,7 +39,7 @@ export function dealsRoutes(deals: DealsService): FastifyPluginAsyncTypebox {
           querystring: DealListQuery,
           response: {
             ...authErrors,
-            200: ok(Page(Deal), 'A page of the team\'s deals.'),
+            200: ok(Page(Deal), "A page of the team's deals."),
             400: errors.badRequest(['VALIDATION_ERROR', "Parâmetro 'page' deve ser um número inteiro positivo"], ['VALIDATION_ERROR', 'Status inválido']),
           },
         },
@@ -58,7 +58,7 @@ export function dealsRoutes(deals: DealsService): FastifyPluginAsyncTypebox {
           ...doc,
           operationId: 'createDeal',
           summary: 'Create a deal',
-          description: 'Starts `ativo` in phase `lead` (unless given) with the phase\'s suggested probability. Send an Idempotency-Key to retry safely.',
+          description: "Starts `ativo` in phase `lead` (unless given) with the phase's suggested probability. Send an Idempotency-Key to retry safely.",
           headers: IdempotencyHeaders,
           body: DealCreateBody,
           response: {
@@ -89,7 +89,13 @@ export function dealsRoutes(deals: DealsService): FastifyPluginAsyncTypebox {
       '/deals/:id',
       {
         config: read,
-        schema: { ...doc, operationId: 'getDeal', summary: 'Get a deal', params: IdParams, response: { ...authErrors, 200: ok(Success(Deal), 'The deal.'), ...notFound } },
+        schema: {
+          ...doc,
+          operationId: 'getDeal',
+          summary: 'Get a deal',
+          params: IdParams,
+          response: { ...authErrors, 200: ok(Success(Deal), 'The deal.'), ...notFound },
+        },
       },
       async (request) => ({ success: true as const, data: await deals.get(teamOf(request), request.params.id) }),
     );
@@ -109,7 +115,11 @@ export function dealsRoutes(deals: DealsService): FastifyPluginAsyncTypebox {
             ...authErrors,
             ...bodyErrors,
             200: ok(Success(DealUpdated), 'id, the summary fields, every field sent, and updated_at.'),
-            400: errors.badRequest(['VALIDATION_ERROR', 'Nenhum campo para atualizar'], ['VALIDATION_ERROR', 'Prioridade inválida', { field: 'priority' }], ['VALIDATION_ERROR', 'Fase inválida', PHASE_DETAIL]),
+            400: errors.badRequest(
+              ['VALIDATION_ERROR', 'Nenhum campo para atualizar'],
+              ['VALIDATION_ERROR', 'Prioridade inválida', { field: 'priority' }],
+              ['VALIDATION_ERROR', 'Fase inválida', PHASE_DETAIL],
+            ),
             ...notFound,
           },
         },

@@ -15,7 +15,10 @@ export function healthRoutes(db: Readiness): FastifyPluginAsync {
       type: 'object',
       additionalProperties: false,
       required: ['success', 'data'],
-      properties: { success: { const: true }, data: { type: 'object', additionalProperties: false, required: ['status'], properties: { status: { const: value } } } },
+      properties: {
+        success: { const: true },
+        data: { type: 'object', additionalProperties: false, required: ['status'], properties: { status: { const: value } } },
+      },
     });
     app.get(
       '/health',
@@ -25,7 +28,10 @@ export function healthRoutes(db: Readiness): FastifyPluginAsync {
     const ready = {
       tags: ['Health'],
       summary: 'Readiness: the database answers',
-      response: { 200: { ...status('ready'), description: 'Ready.' }, 503: { ...ErrorEnvelope, description: 'Database unreachable.', examples: [envelope('SERVICE_UNAVAILABLE', messages.databaseUnavailable)] } },
+      response: {
+        200: { ...status('ready'), description: 'Ready.' },
+        503: { ...ErrorEnvelope, description: 'Database unreachable.', examples: [envelope('SERVICE_UNAVAILABLE', messages.databaseUnavailable)] },
+      },
     };
     app.get('/ready', { schema: ready }, async (request, reply) => {
       try {

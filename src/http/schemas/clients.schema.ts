@@ -7,10 +7,7 @@ const Segment = Type.Enum([...SEGMENTS]);
 const Gender = Type.Enum([...GENDERS]);
 
 export const AddressBody = Type.Object(
-  Object.fromEntries(ADDRESS_MEMBERS.map((m) => [m, OptionalText(200)])) as Record<
-    (typeof ADDRESS_MEMBERS)[number],
-    ReturnType<typeof OptionalText>
-  >,
+  Object.fromEntries(ADDRESS_MEMBERS.map((m) => [m, OptionalText(200)])) as Record<(typeof ADDRESS_MEMBERS)[number], ReturnType<typeof OptionalText>>,
 );
 
 const editable = {

@@ -28,7 +28,11 @@ export const IdParams = Type.Object({ id: Type.String({ description: 'Record id 
 
 export const IdempotencyHeaders = Type.Object({
   'idempotency-key': Type.Optional(
-    Type.String({ minLength: 1, maxLength: 255, description: 'Makes the POST safe to retry: the first answer is replayed for 24 h (same body), 422 for another body.' }),
+    Type.String({
+      minLength: 1,
+      maxLength: 255,
+      description: 'Makes the POST safe to retry: the first answer is replayed for 24 h (same body), 422 for another body.',
+    }),
   ),
 });
 
@@ -48,8 +52,15 @@ export const ErrorEnvelope = Type.Object(
         ),
         details: Type.Optional(
           Type.Object(
-            { allowed: Type.Optional(Type.Array(Type.String(), { description: 'The accepted values, e.g. the team\'s phases in pipeline order for `Fase inválida`.' })) },
-            { description: 'Addition to the contract: machine-readable detail of some errors.', examples: [{ allowed: ['lead', 'qualificado', 'proposta', 'negociacao', 'fechamento'] }] },
+            {
+              allowed: Type.Optional(
+                Type.Array(Type.String(), { description: "The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`." }),
+              ),
+            },
+            {
+              description: 'Addition to the contract: machine-readable detail of some errors.',
+              examples: [{ allowed: ['lead', 'qualificado', 'proposta', 'negociacao', 'fechamento'] }],
+            },
           ),
         ),
       },

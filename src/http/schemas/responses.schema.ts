@@ -110,9 +110,20 @@ export const Client = Type.Union([ClientPF, ClientPJ], { title: 'Client' });
 
 export const ClientListItem = Type.Union(
   [
-    Type.Object({ ...contact, type: Type.Literal('PF'), cpf: NullableText, ...classification, created_at: Timestamp }, { ...closed, title: 'ClientListItemPF' }),
     Type.Object(
-      { ...contact, type: Type.Literal('PJ'), cnpj: NullableText, legal_name: NullableText, trade_name: NullableText, ...classification, created_at: Timestamp },
+      { ...contact, type: Type.Literal('PF'), cpf: NullableText, ...classification, created_at: Timestamp },
+      { ...closed, title: 'ClientListItemPF' },
+    ),
+    Type.Object(
+      {
+        ...contact,
+        type: Type.Literal('PJ'),
+        cnpj: NullableText,
+        legal_name: NullableText,
+        trade_name: NullableText,
+        ...classification,
+        created_at: Timestamp,
+      },
       { ...closed, title: 'ClientListItemPJ' },
     ),
   ],
@@ -123,14 +134,19 @@ export const ClientUpdated = Type.Object(
   {
     id: Id,
     ...Object.fromEntries(
-      Object.entries({ type: Type.Enum([...CLIENT_TYPES]), ...contact, ...pfOnly, ...pjOnly, ...classification, ...details }).filter(([k]) => k !== 'id').map(([k, v]) => [k, Type.Optional(v)]),
+      Object.entries({ type: Type.Enum([...CLIENT_TYPES]), ...contact, ...pfOnly, ...pjOnly, ...classification, ...details })
+        .filter(([k]) => k !== 'id')
+        .map(([k, v]) => [k, Type.Optional(v)]),
     ),
     updated_at: Timestamp,
   },
   { ...closed, title: 'ClientUpdated', description: 'id, every field the body sent (status when the client was reactivated), and updated_at' },
 );
 
-export const ClientDeactivated = Type.Object({ id: Id, status: Type.Literal('inactive'), deactivated_at: Timestamp }, { ...closed, title: 'ClientDeactivated' });
+export const ClientDeactivated = Type.Object(
+  { id: Id, status: Type.Literal('inactive'), deactivated_at: Timestamp },
+  { ...closed, title: 'ClientDeactivated' },
+);
 
 export const Success = <T extends TSchema>(data: T) => Type.Object({ success: Type.Literal(true), data }, closed);
 export const Page = <T extends TSchema>(item: T) => Type.Object({ success: Type.Literal(true), data: Type.Array(item), pagination: Pagination }, closed);

@@ -86,7 +86,11 @@ export function initial(dialect: DialectName) {
         ['clients_team_segment_idx', ['team_id', 'segment', 'status', 'created_at']],
         ['clients_team_store_idx', ['team_id', 'store_id', 'status', 'created_at']],
       ] as const) {
-        await db.schema.createIndex(name).on('clients').columns([...columns]).execute();
+        await db.schema
+          .createIndex(name)
+          .on('clients')
+          .columns([...columns])
+          .execute();
       }
 
       await db.schema
@@ -131,7 +135,11 @@ export function initial(dialect: DialectName) {
         ['deals_team_source_idx', ['team_id', 'source', 'created_at']],
         ['deals_team_store_idx', ['team_id', 'store_id', 'created_at']],
       ] as const) {
-        await db.schema.createIndex(name).on('deals').columns([...columns]).execute();
+        await db.schema
+          .createIndex(name)
+          .on('deals')
+          .columns([...columns])
+          .execute();
       }
     },
   };

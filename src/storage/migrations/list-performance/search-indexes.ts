@@ -42,8 +42,10 @@ export async function createSearchIndexes(db: Kysely<unknown>, dialect: DialectN
 /** The schema holding pg_trgm, creating the extension if it is missing; null when it cannot be had. */
 async function trigramSchema(db: Kysely<unknown>): Promise<string | null> {
   const installed = async () =>
-    (await sql<{ schema: string }>`select n.nspname as schema from pg_extension e join pg_namespace n on n.oid = e.extnamespace
-      where e.extname = 'pg_trgm'`.execute(db)).rows[0]?.schema ?? null;
+    (
+      await sql<{ schema: string }>`select n.nspname as schema from pg_extension e join pg_namespace n on n.oid = e.extnamespace
+      where e.extname = 'pg_trgm'`.execute(db)
+    ).rows[0]?.schema ?? null;
   const found = await installed();
   if (found) return found;
   const { rows } = await sql<{ target: string }>`select coalesce(
