@@ -1,6 +1,7 @@
 import { createClientsService } from '../domain/clients/clients.service.js';
 import { createDealsService } from '../domain/deals/deals.service.js';
 import { createIdempotencyService } from '../domain/idempotency/idempotency.service.js';
+import { createPhasesService } from '../domain/phases/phases.service.js';
 import { systemClock, type Clock } from '../domain/shared/clock.js';
 import { createApiKeysService } from '../domain/teams/api-keys.service.js';
 import { createTeamsService } from '../domain/teams/teams.service.js';
@@ -30,6 +31,7 @@ export function createServices(db: Db, options: ServicesOptions = {}) {
     webhooks: createWebhooksService(db, { teams, clock }),
     idempotency: createIdempotencyService(db.kysely, { clock }),
     deliveries: createDeliveriesService(db, { clock }),
+    phases: createPhasesService(db),
   };
 }
 
