@@ -229,6 +229,9 @@ for (const dialect of DIALECTS) {
           updated_at: expect.any(String),
         });
         expect(res.body.data.updated_at > v.updated_at).toBe(true);
+        // A field sent with its stored value did not change: not in the answer.
+        const same = await t.put(`/vehicles/${v.id}`, { color: 'Preto', mileage: 250 });
+        expect(Object.keys(same.body.data).sort()).toEqual(['brand', 'id', 'mileage', 'model', 'phase', 'price', 'status', 'title', 'updated_at']);
         expectError(await t.put(`/vehicles/${v.id}`, {}), 400, 'VALIDATION_ERROR', 'Nenhum campo para atualizar');
         expectError(await t.put(`/vehicles/${v.id}`, { plate: 'x' }), 400, 'VALIDATION_ERROR', 'Placa inválida');
         expectError(await t.put(`/vehicles/${v.id}`, { model_year: 1800 }), 400, 'VALIDATION_ERROR', 'Ano do modelo deve ser entre 1900 e 2028');
