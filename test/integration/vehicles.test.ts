@@ -171,6 +171,26 @@ for (const dialect of DIALECTS) {
       });
     });
 
+    describe('Idempotency-Key', () => {
+      it('a retried POST /vehicles answers the first answer (no duplicate, no 422 for its own plate)', async () => {
+        const t = await h.team();
+        const send = () =>
+          h.inject({
+            method: 'POST',
+            url: '/api/v1/vehicles',
+            headers: { authorization: `Bearer ${t.key}`, 'idempotency-key': 'estoque-onix-1' },
+            payload: { ...ONIX, plate: 'IDP-1234' },
+          });
+        const first = await send();
+        const second = await send();
+        expect(first.status, first.text).toBe(201);
+        expect(second.status, second.text).toBe(201);
+        expect(second.body).toEqual(first.body);
+        expect(second.headers['idempotent-replayed']).toBe('true');
+        expect((await t.get('/vehicles')).body.pagination.total).toBe(1);
+      });
+    });
+
     describe('uniqueness among vehicles in stock', () => {
       it('ABC-1234 and ABC1C34 are the same plate; chassis and RENAVAM in canonical form too', async () => {
         const t = await h.team();
