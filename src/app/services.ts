@@ -7,6 +7,7 @@ import { createApiKeysService } from '../domain/teams/api-keys.service.js';
 import { createTeamsService } from '../domain/teams/teams.service.js';
 import { createDeliveriesService } from '../domain/webhooks/deliveries.service.js';
 import { createWebhooksService } from '../domain/webhooks/webhooks.service.js';
+import { createVehiclesService } from '../domain/vehicles/vehicles.service.js';
 import type { Db } from '../storage/db.js';
 
 export interface ServicesOptions {
@@ -32,6 +33,7 @@ export function createServices(db: Db, options: ServicesOptions = {}) {
     idempotency: createIdempotencyService(db.kysely, { clock }),
     deliveries: createDeliveriesService(db, { clock }),
     phases: createPhasesService(db),
+    vehicles: createVehiclesService(db, { clock }),
   };
 }
 
