@@ -1,0 +1,3 @@
+export function ApiKeysPage() {
+  return <p>Em construção.</p>;
+}

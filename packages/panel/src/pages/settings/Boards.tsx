@@ -1,0 +1,3 @@
+export function BoardsPage() {
+  return <p>Em construção.</p>;
+}

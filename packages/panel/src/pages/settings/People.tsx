@@ -1,0 +1,3 @@
+export function PeoplePage() {
+  return <p>Em construção.</p>;
+}

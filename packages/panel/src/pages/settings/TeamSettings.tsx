@@ -1,0 +1,3 @@
+export function TeamSettingsPage() {
+  return <p>Em construção.</p>;
+}

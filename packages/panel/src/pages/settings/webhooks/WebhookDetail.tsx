@@ -1,0 +1,3 @@
+export function WebhookDetail() {
+  return <p>Em construção.</p>;
+}
