@@ -86,7 +86,7 @@ export function DeliveryLog({ webhookId }: { webhookId: string }) {
                 return (
                   <Fragment key={d.id}>
                     <tr data-testid="delivery-row">
-                      <td style={{ width: 40 }}>
+                      <td style={{ width: 40 }} className="expander">
                         <button
                           type="button"
                           className="btn btn-ghost btn-icon"

@@ -14,7 +14,6 @@ import { Alert, ErrorState, Loading } from '../../../ui/States';
 import { useToast } from '../../../ui/Toasts';
 import { DeliveryLog } from './DeliveryLog';
 import { isAllEvents, useEventTypes, useWebhook, webhookKeys } from './hooks';
-import { WebhookStatus } from './WebhookStatus';
 
 export function WebhookDetail() {
   const { id = '' } = useParams();
@@ -122,15 +121,13 @@ function WebhookView({ webhook: w }: { webhook: Webhook }) {
               <Alert kind="warning" icon={<PowerOff size={16} aria-hidden />}>
                 <strong>Desativado</strong>
                 {w.disabled_at ? ` desde ${formatDateTime(w.disabled_at)}` : ''}
-                {w.disabled_reason ? `: ${w.disabled_reason}` : '.'} Nenhum evento é entregue enquanto ele estiver desativado.
+                {w.disabled_reason ? `: ${w.disabled_reason.replace(/[.]$/, '')}.` : '.'} Nenhum evento é entregue enquanto ele estiver desativado.
               </Alert>
             </div>
           ) : null}
           <dl className="kv">
             <dt>Status</dt>
-            <dd>
-              <WebhookStatus webhook={w} />
-            </dd>
+            <dd>{w.enabled ? <span className="badge badge-success">Ativo</span> : <span className="badge badge-danger">Desativado</span>}</dd>
             <dt>Eventos</dt>
             <dd>
               {isAllEvents(w.events)
@@ -256,32 +253,34 @@ function SecretCard({ webhookId, canReveal }: { webhookId: string; canReveal: bo
           <h2>Segredo de assinatura</h2>
           <p>Cada entrega leva uma assinatura HMAC-SHA256 feita com este segredo, para o seu sistema conferir a origem.</p>
         </div>
-        <div className="row">
-          {canReveal ? (
-            <Button
-              icon={shown ? <EyeOff size={16} aria-hidden /> : <Eye size={16} aria-hidden />}
-              onClick={() => setShown((s) => !s)}
-              aria-pressed={shown}
-              loading={shown && secret.isFetching}
-            >
-              {shown ? 'Ocultar' : 'Revelar'}
-            </Button>
-          ) : null}
-          <Button icon={<RefreshCw size={16} aria-hidden />} onClick={() => setRotating(true)}>
-            Trocar segredo
-          </Button>
-        </div>
       </div>
       <div className="card-body">
-        {shown && secret.data ? (
-          <SecretBox value={secret.data.secret} label="Segredo de assinatura" />
-        ) : shown && secret.isError ? (
-          <Alert kind="danger">{secret.error.message}</Alert>
-        ) : (
-          <div className="secret" aria-label="Segredo oculto">
-            <code aria-hidden>whsec_••••••••••••••••••••••••••••••••</code>
+        <div className="secret-row">
+          {shown && secret.data ? (
+            <SecretBox value={secret.data.secret} label="Segredo de assinatura" />
+          ) : shown && secret.isError ? (
+            <Alert kind="danger">{secret.error.message}</Alert>
+          ) : (
+            <div className="secret" aria-label="Segredo oculto">
+              <code aria-hidden>whsec_••••••••••••••••••••••••••••••••</code>
+            </div>
+          )}
+          <div className="row">
+            {canReveal ? (
+              <Button
+                icon={shown ? <EyeOff size={16} aria-hidden /> : <Eye size={16} aria-hidden />}
+                onClick={() => setShown((s) => !s)}
+                aria-pressed={shown}
+                loading={shown && secret.isFetching}
+              >
+                {shown ? 'Ocultar' : 'Revelar'}
+              </Button>
+            ) : null}
+            <Button icon={<RefreshCw size={16} aria-hidden />} onClick={() => setRotating(true)}>
+              Trocar segredo
+            </Button>
           </div>
-        )}
+        </div>
         {!canReveal ? (
           <p className="hint" style={{ marginTop: 8 }}>
             Só proprietários podem ver o segredo.

@@ -50,7 +50,9 @@ export function WebhooksList() {
                   </Link>
                   {w.description ? <div className="small muted truncate">{w.description}</div> : null}
                 </td>
-                <td data-label="Eventos">{eventsSummary(w.events)}</td>
+                <td data-label="Eventos" className="nowrap">
+                  {eventsSummary(w.events)}
+                </td>
                 <td data-label="Status">
                   <WebhookStatus webhook={w} />
                 </td>
