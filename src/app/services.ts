@@ -7,6 +7,9 @@ import { createTeamsService } from '../domain/teams/teams.service.js';
 import { createDeliveriesService } from '../domain/webhooks/deliveries.service.js';
 import { createWebhooksService } from '../domain/webhooks/webhooks.service.js';
 import type { Db } from '../storage/db.js';
+import { createActivitiesService } from '../domain/activities/activities.service.js';
+import { createFinancialService } from '../domain/financial/financial.service.js';
+import { createScheduleService } from '../domain/schedule/schedule.service.js';
 
 export interface ServicesOptions {
   /** The time every service reads: the system clock unless a test (or a replay) injects another. */
@@ -30,6 +33,9 @@ export function createServices(db: Db, options: ServicesOptions = {}) {
     webhooks: createWebhooksService(db, { teams, clock }),
     idempotency: createIdempotencyService(db.kysely, { clock }),
     deliveries: createDeliveriesService(db, { clock }),
+    activities: createActivitiesService(db, { clock }),
+    financial: createFinancialService(db, { clock }),
+    schedule: createScheduleService(db, { clock }),
   };
 }
 

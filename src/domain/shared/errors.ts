@@ -63,4 +63,7 @@ export const messages = {
   cpfTaken: 'CPF já cadastrado',
   cnpjTaken: 'CNPJ já cadastrado',
   databaseUnavailable: 'Banco de dados indisponível',
+  vehicleNotFound: 'Veículo não encontrado',
+  activityNotFound: 'Atividade não encontrada',
+  financialNotFound: 'Registro financeiro não encontrado',
 } as const;
