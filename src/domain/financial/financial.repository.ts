@@ -119,7 +119,8 @@ export async function summaryGroups(db: DbExecutor, teamId: string, from: string
     .where('team_id', '=', teamId)
     .where('due_date', '>=', from)
     .where('due_date', '<=', to)
-    .groupBy(['type', 'category', 'status', overdue, month])
+    // By position: PostgreSQL does not match a parameterized select expression to the same one in GROUP BY.
+    .groupBy([sql`1`, sql`2`, sql`3`, sql`4`, sql`5`])
     .execute();
   // PostgreSQL's sum of a bigint is a numeric (text to the driver): every figure here is a whole number of cents below 2^53.
   return rows.map((r) => ({ ...r, overdue: Number(r.overdue), n: Number(r.n), cents: Number(r.cents) }));

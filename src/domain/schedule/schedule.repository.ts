@@ -79,6 +79,8 @@ export async function claimDue(trx: Trx, dialect: DialectName, now: string, limi
     .updateTable('scheduled_events')
     .set({ status: 'fired', fired_at: now, updated_at: now })
     .where('id', 'in', dialect === 'postgres' ? due.forUpdate().skipLocked() : due)
+    // Re-checked on the row version the UPDATE writes: a row another claim fired in between is left alone.
+    .where('status', '=', 'armed')
     .returningAll()
     .execute();
   // RETURNING gives no order: fire in due order (a due_soon before the overdue of the same record).
