@@ -14,6 +14,15 @@ export interface Config {
   /** Fastify trustProxy: false, true, or a comma-separated list of proxy addresses/CIDRs. */
   trustProxy: boolean | string;
   metrics: MetricsConfig;
+  scheduler: SchedulerConfig;
+}
+
+/** The scheduler of time-driven events (activity.due_soon, activity.overdue, financial.overdue). */
+export interface SchedulerConfig {
+  /** SCHEDULER=off: this process (serve or worker) runs no scheduler. */
+  enabled: boolean;
+  /** SCHEDULER_POLL_MS: time between two looks at what is due (at most 60 s, so no event is more than a minute late). */
+  pollMs: number;
 }
 
 /**
@@ -133,6 +142,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     smtpUrl: env.SMTP_URL || null,
     alertEmailFrom: env.ALERT_EMAIL_FROM || 'autosales <alertas@autosales.local>',
     metrics: metricsConfig(env, problems),
+    scheduler: {
+      enabled: flag(env, 'SCHEDULER', true, problems),
+      pollMs: integer(env, 'SCHEDULER_POLL_MS', 15_000, 100, 60_000, problems),
+    },
   };
   if (config.rateLimits.redisUrl && !/^rediss?:\/\/.+/.test(config.rateLimits.redisUrl))
     problems.push('REDIS_URL must look like redis://host:6379 or rediss://…');
@@ -144,5 +157,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     webhooks: Object.freeze({ ...config.webhooks }),
     rateLimits: Object.freeze({ ...config.rateLimits }),
     metrics: Object.freeze({ ...config.metrics }),
+    scheduler: Object.freeze({ ...config.scheduler }),
   });
 }

@@ -9,6 +9,9 @@ import { createDeliveriesService } from '../domain/webhooks/deliveries.service.j
 import { createWebhooksService } from '../domain/webhooks/webhooks.service.js';
 import { createVehiclesService } from '../domain/vehicles/vehicles.service.js';
 import type { Db } from '../storage/db.js';
+import { createActivitiesService } from '../domain/activities/activities.service.js';
+import { createFinancialService } from '../domain/financial/financial.service.js';
+import { createScheduleService } from '../domain/schedule/schedule.service.js';
 
 export interface ServicesOptions {
   /** The time every service reads: the system clock unless a test (or a replay) injects another. */
@@ -34,6 +37,9 @@ export function createServices(db: Db, options: ServicesOptions = {}) {
     deliveries: createDeliveriesService(db, { clock }),
     phases: createPhasesService(db),
     vehicles: createVehiclesService(db, { clock }),
+    activities: createActivitiesService(db, { clock }),
+    financial: createFinancialService(db, { clock }),
+    schedule: createScheduleService(db, { clock }),
   };
 }
 

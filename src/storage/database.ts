@@ -9,6 +9,8 @@ export interface TeamTable {
   plan: 'starter' | 'professional' | 'autoshopping';
   alert_email: string | null;
   created_at: Timestamp;
+  /** IANA time zone (migration 0006; default America/Sao_Paulo). */
+  time_zone: ColumnType<string, string | undefined, string>;
 }
 
 export interface TeamPhaseTable {
@@ -234,7 +236,76 @@ export interface RecordCountTable {
   n: number;
 }
 
+export interface TeamPreviewTable {
+  team_id: string;
+  area: string;
+  enabled_at: Timestamp;
+}
+
+export interface ActivityTable {
+  id: string;
+  team_id: string;
+  type: 'task' | 'deadline' | 'meeting' | 'call' | 'email' | 'note';
+  title: string;
+  description: string | null;
+  status: 'pending' | 'in_progress' | 'completed' | 'cancelled';
+  priority: 'alta' | 'media' | 'baixa';
+  priority_rank: number;
+  due_at: Timestamp | null;
+  deal_id: string | null;
+  client_id: string | null;
+  vehicle_id: string | null;
+  responsible_id: string | null;
+  completed_at: Timestamp | null;
+  cancelled_at: Timestamp | null;
+  title_key: string;
+  search_text: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface FinancialRecordTable {
+  id: string;
+  team_id: string;
+  type: 'revenue' | 'expense' | 'cost';
+  category: string;
+  description: string;
+  amount_cents: number;
+  due_date: string;
+  overdue_at: Timestamp;
+  status: 'pending' | 'paid' | 'cancelled';
+  paid_at: Timestamp | null;
+  payment_method: string | null;
+  deal_id: string | null;
+  client_id: string | null;
+  vehicle_id: string | null;
+  notes: string | null;
+  cancelled_at: Timestamp | null;
+  search_text: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** One time-driven event of a record, armed for one due time (migration 0006). */
+export interface ScheduledEventTable {
+  id: string;
+  team_id: string;
+  subject_type: 'activity' | 'financial';
+  subject_id: string;
+  kind: string;
+  due_key: string;
+  fire_at: Timestamp;
+  status: 'armed' | 'fired' | 'disarmed' | 'skipped';
+  fired_at: Timestamp | null;
+  event_id: string | null;
+  updated_at: Timestamp;
+}
+
 export interface Database {
+  team_previews: TeamPreviewTable;
+  activities: ActivityTable;
+  financial_records: FinancialRecordTable;
+  scheduled_events: ScheduledEventTable;
   record_counts: RecordCountTable;
   idempotency_keys: IdempotencyKeyTable;
   events: EventTable;
@@ -267,3 +338,10 @@ export type DeliveryAttemptRow = Selectable<DeliveryAttemptTable>;
 export type VehicleRow = Selectable<VehicleTable>;
 export type NewVehicleRow = Insertable<VehicleTable>;
 export type VehicleUpdate = Updateable<VehicleTable>;
+export type ActivityRow = Selectable<ActivityTable>;
+export type NewActivityRow = Insertable<ActivityTable>;
+export type ActivityUpdate = Updateable<ActivityTable>;
+export type FinancialRow = Selectable<FinancialRecordTable>;
+export type NewFinancialRow = Insertable<FinancialRecordTable>;
+export type FinancialUpdate = Updateable<FinancialRecordTable>;
+export type ScheduledEventRow = Selectable<ScheduledEventTable>;

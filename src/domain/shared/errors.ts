@@ -70,4 +70,6 @@ export const messages = {
   plateTaken: 'Placa já cadastrada',
   chassisTaken: 'Chassi já cadastrado',
   renavamTaken: 'RENAVAM já cadastrado',
+  activityNotFound: 'Atividade não encontrada',
+  financialNotFound: 'Registro financeiro não encontrado',
 } as const;

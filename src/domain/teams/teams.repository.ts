@@ -31,3 +31,25 @@ export const listPhases = (db: DbExecutor, teamId: string): Promise<Phase[]> =>
 
 export const findPhase = (db: DbExecutor, teamId: string, name: string) =>
   db.selectFrom('team_phases').select(['name', 'position', 'probability']).where('team_id', '=', teamId).where('name', '=', name).executeTakeFirst();
+
+export const updateTeamTimeZone = (db: DbExecutor, teamId: string, timeZone: string) =>
+  db.updateTable('teams').set({ time_zone: timeZone }).where('id', '=', teamId).execute();
+
+/** The preview areas turned on for a team. */
+export async function listPreviews(db: DbExecutor, teamId: string): Promise<string[]> {
+  return (await db.selectFrom('team_previews').select('area').where('team_id', '=', teamId).orderBy('area').execute()).map((r) => r.area);
+}
+
+export async function enablePreviews(db: DbExecutor, teamId: string, areas: string[], at: string): Promise<void> {
+  if (areas.length === 0) return;
+  await db
+    .insertInto('team_previews')
+    .values(areas.map((area) => ({ team_id: teamId, area, enabled_at: at })))
+    .onConflict((oc) => oc.columns(['team_id', 'area']).doNothing())
+    .execute();
+}
+
+export async function disablePreviews(db: DbExecutor, teamId: string, areas: string[]): Promise<void> {
+  if (areas.length === 0) return;
+  await db.deleteFrom('team_previews').where('team_id', '=', teamId).where('area', 'in', areas).execute();
+}

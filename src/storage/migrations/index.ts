@@ -5,6 +5,7 @@ import { webhooks } from './0002-webhooks.js';
 import { idempotency } from './0003-idempotency.js';
 import { listPerformance } from './0004-list-performance.js';
 import { vehicles } from './0005-vehicles.js';
+import { activitiesFinancial } from './0006-activities-financial.js';
 
 /** One ordered migration set; each migration may ask for the few dialect-specific column types. */
 export function migrationProvider(dialect: DialectName): MigrationProvider {
@@ -16,6 +17,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
         '0003-idempotency': idempotency(dialect),
         '0004-list-performance': listPerformance(dialect),
         '0005-vehicles': vehicles(dialect),
+        '0006-activities-financial': activitiesFinancial(dialect),
       });
     },
   };
