@@ -354,7 +354,9 @@ function* vehicleRows(prng: Prng, teamId: string, n: number, samples: { ids: Res
     const oldDigit = canonical.charCodeAt(4) - 65;
     const plate = year < 2019 && oldDigit <= 9 ? `${canonical.slice(0, 3)}-${canonical[3]}${oldDigit}${canonical.slice(5)}` : canonical;
     const hasPlate = prng.chance(0.9);
-    const chassis = prng.chance(0.6) ? `9BG${LETTERS[prng.int(0, 7)]}${String(offset + i).padStart(9, '0')}${String(prng.int(0, 9999)).padStart(4, '0')}` : null;
+    const chassis = prng.chance(0.6)
+      ? `9BG${LETTERS[prng.int(0, 7)]}${String(offset + i).padStart(9, '0')}${String(prng.int(0, 9999)).padStart(4, '0')}`
+      : null;
     const renavam = prng.chance(0.8) ? renavamOf(String((offset + i) * 7 + 1_000_000_000).slice(-10)) : null;
     const updatedAt = Math.min(WINDOW_END, createdAt + (status === 'ativo' && prng.chance(0.5) ? 0 : Math.floor(prng.next() * 60 * DAY)));
     const version = car.title.slice(brand.length + model.length + 2).replace(/ 20\d{2}( .*)?$/, '') || null;
