@@ -26,7 +26,15 @@ describe.each(DIALECTS)('financial summary (%s)', (dialect) => {
     vehicle = await createVehicleForSummary(h, teamId);
     const add = (r: Omit<FinancialCreateInput, 'description'> & { description?: string }) => s.financial.create(teamId, { description: 'x', ...r });
     const v = vehicle.id;
-    await add({ type: 'revenue', category: 'venda-veiculo', amount: 65990.9, due_date: '2026-11-05', status: 'paid', payment_method: 'financiamento', vehicle_id: v });
+    await add({
+      type: 'revenue',
+      category: 'venda-veiculo',
+      amount: 65990.9,
+      due_date: '2026-11-05',
+      status: 'paid',
+      payment_method: 'financiamento',
+      vehicle_id: v,
+    });
     await add({ type: 'revenue', category: 'comissao', amount: 0.1, due_date: '2026-11-10' }); // overdue
     await add({ type: 'revenue', category: 'financiamento', amount: 0.2, due_date: '2026-11-30' });
     await add({ type: 'expense', category: 'aluguel', amount: 8500, due_date: '2026-11-01', status: 'paid', payment_method: 'boleto' });
@@ -88,7 +96,8 @@ describe.each(DIALECTS)('financial summary (%s)', (dialect) => {
 
   it('exact cents: ten records of 0.10 sum to 1.00; a period with nothing is all zeros', async () => {
     const other = (await h.team()).teamId;
-    for (let i = 0; i < 10; i++) await s.financial.create(other, { type: 'expense', category: 'tecnologia', description: 'SaaS', amount: 0.1, due_date: '2026-11-30' });
+    for (let i = 0; i < 10; i++)
+      await s.financial.create(other, { type: 'expense', category: 'tecnologia', description: 'SaaS', amount: 0.1, due_date: '2026-11-30' });
     const sum = await s.financial.summary(other);
     expect(sum.totals).toEqual({ revenue: 0, expense: 1, cost: 0, net: -1 });
     expect(sum.by_status.pending).toEqual({ count: 10, amount: 1 });

@@ -91,6 +91,11 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
         { name: 'Deals', description: 'Sales opportunities moving through the pipeline.' },
         { name: 'Clients', description: 'Individuals (PF) and companies (PJ).' },
         { name: 'Unavailable', description: 'Announced endpoints that answer 501 for now.' },
+        {
+          name: 'Preview',
+          description:
+            "The contract's announced endpoints (financial records, activities, webhooks): 501 NOT_IMPLEMENTED unless an operator turned the area's preview on for the key's team; then served with their own scopes (`x-preview` names the area and scope).",
+        },
         { name: 'Health', description: 'Where things are, liveness and readiness, without authentication.' },
       ],
       // Plain JSON Schema objects; the OpenAPI typings are narrower than what 3.1 allows here.
