@@ -1,4 +1,4 @@
-/** Every event kind of the contract (vehicle, activity and financial ones are announced for later). */
+/** Every event kind of the contract. */
 export const EVENT_TYPES = [
   'vehicle.created',
   'vehicle.updated',
@@ -38,11 +38,4 @@ export const NOT_YET_EMITTED: ReadonlySet<EventType> = new Set<EventType>([
   'vehicle.phase_changed',
   'vehicle.price_changed',
   'vehicle.removed',
-  'activity.created',
-  'activity.completed',
-  'activity.due_soon',
-  'activity.overdue',
-  'financial.created',
-  'financial.paid',
-  'financial.overdue',
 ]);

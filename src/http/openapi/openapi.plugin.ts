@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { EVENT_TYPES, NOT_YET_EMITTED } from '../../domain/events/event-types.js';
 import { Client, Deal, Timestamp } from '../schemas/responses.schema.js';
+import { Activity, FinancialRecord } from '../schemas/agenda.schema.js';
 
 const SIGNATURE_HEADERS = [
   { name: 'X-Service-Signature', description: 'Lowercase hex HMAC-SHA256 of `timestamp + "." + raw body` with the webhook secret.' },
@@ -14,7 +15,11 @@ function eventPayload(type: string) {
     ? Deal
     : type.startsWith('client.')
       ? Client
-      : { type: 'object', description: 'The subject record (vehicle, activity or financial record: announced for later).' };
+      : type.startsWith('activity.')
+        ? Activity
+        : type.startsWith('financial.')
+          ? FinancialRecord
+          : { type: 'object', description: 'The subject record (vehicle: announced for later).' };
   return {
     type: 'object',
     additionalProperties: false,
