@@ -1,11 +1,13 @@
 import { createClientsService } from '../domain/clients/clients.service.js';
 import { createDealsService } from '../domain/deals/deals.service.js';
 import { createIdempotencyService } from '../domain/idempotency/idempotency.service.js';
+import { createPhasesService } from '../domain/phases/phases.service.js';
 import { systemClock, type Clock } from '../domain/shared/clock.js';
 import { createApiKeysService } from '../domain/teams/api-keys.service.js';
 import { createTeamsService } from '../domain/teams/teams.service.js';
 import { createDeliveriesService } from '../domain/webhooks/deliveries.service.js';
 import { createWebhooksService } from '../domain/webhooks/webhooks.service.js';
+import { createVehiclesService } from '../domain/vehicles/vehicles.service.js';
 import type { Db } from '../storage/db.js';
 import { createActivitiesService } from '../domain/activities/activities.service.js';
 import { createFinancialService } from '../domain/financial/financial.service.js';
@@ -33,6 +35,8 @@ export function createServices(db: Db, options: ServicesOptions = {}) {
     webhooks: createWebhooksService(db, { teams, clock }),
     idempotency: createIdempotencyService(db.kysely, { clock }),
     deliveries: createDeliveriesService(db, { clock }),
+    phases: createPhasesService(db),
+    vehicles: createVehiclesService(db, { clock }),
     activities: createActivitiesService(db, { clock }),
     financial: createFinancialService(db, { clock }),
     schedule: createScheduleService(db, { clock }),

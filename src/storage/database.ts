@@ -174,10 +174,63 @@ export interface IdempotencyKeyTable {
   updated_at: Timestamp;
 }
 
+/** A phase of a team's vehicle board (migration 0005), apart from the deal pipeline in team_phases. */
+export interface VehiclePhaseTable {
+  team_id: string;
+  name: string;
+  position: number;
+}
+
+export interface VehicleTable {
+  id: string;
+  team_id: string;
+  title: string;
+  brand: string;
+  model: string;
+  version: string | null;
+  /** As sent; `plate_key` is the canonical (Mercosul) form the unique index holds. */
+  plate: string | null;
+  plate_key: string | null;
+  /** As sent; `renavam_key` is the 11-digit form. */
+  renavam: string | null;
+  renavam_key: string | null;
+  /** As sent; `chassis_key` is upper-cased. */
+  chassis: string | null;
+  chassis_key: string | null;
+  manufacture_year: number | null;
+  model_year: number | null;
+  mileage: number | null;
+  color: string | null;
+  fuel: string | null;
+  transmission: string | null;
+  body_type: string | null;
+  doors: number | null;
+  condition: 'novo' | 'seminovo' | 'usado';
+  fipe_code: string | null;
+  price_cents: number | null;
+  purchase_price_cents: number | null;
+  phase: string;
+  status: 'ativo' | 'vendido' | 'arquivado';
+  sold_at: Timestamp | null;
+  description: string | null;
+  /** JSON arrays of strings. */
+  features: string;
+  tags: string;
+  store_id: string | null;
+  /** Folded title, brand, model, version, plate forms and chassis. */
+  search_text: string;
+  title_key: string;
+  brand_key: string;
+  model_key: string;
+  archived_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 /** Rows per team, table and status, summed over slots; kept by triggers (migration 0004). */
 export interface RecordCountTable {
   team_id: string;
-  resource: 'deals' | 'clients';
+  resource: 'deals' | 'clients' | 'vehicles';
   status: string;
   slot: number;
   n: number;
@@ -264,6 +317,8 @@ export interface Database {
   api_keys: ApiKeyTable;
   deals: DealTable;
   clients: ClientTable;
+  vehicles: VehicleTable;
+  vehicle_phases: VehiclePhaseTable;
 }
 
 export type TeamRow = Selectable<TeamTable>;
@@ -280,6 +335,9 @@ export type EventRow = Selectable<EventTable>;
 export type WebhookRow = Selectable<WebhookTable>;
 export type DeliveryRow = Selectable<DeliveryTable>;
 export type DeliveryAttemptRow = Selectable<DeliveryAttemptTable>;
+export type VehicleRow = Selectable<VehicleTable>;
+export type NewVehicleRow = Insertable<VehicleTable>;
+export type VehicleUpdate = Updateable<VehicleTable>;
 export type ActivityRow = Selectable<ActivityTable>;
 export type NewActivityRow = Insertable<ActivityTable>;
 export type ActivityUpdate = Updateable<ActivityTable>;

@@ -86,16 +86,18 @@ describe('OpenAPI document', () => {
     const payload = won.requestBody.content['application/json'].schema;
     expect(payload.required).toEqual(['id', 'type', 'api_version', 'created_at', 'data', 'team_id', 'webhook_id']);
     expect(payload.properties.data.properties.object.title).toBe('Deal');
+    // Vehicle events carry exactly the contract's eight vehicle fields.
+    const sold = doc.webhooks['vehicle.sold'].post.requestBody.content['application/json'].schema.properties.data.properties.object;
+    expect(sold.title).toBe('VehicleEventObject');
+    expect(Object.keys(sold.properties)).toEqual(['id', 'title', 'brand', 'model', 'price', 'phase', 'status', 'created_at']);
   });
 
-  it('marks the event kinds nothing emits yet (x-emitted: false and a sentence), from one list', () => {
+  it('marks the event kinds nothing emits yet (x-emitted: false and a sentence), from one list: every kind is emitted now', () => {
+    expect(NOT_YET_EMITTED.size).toBe(0);
     for (const type of EVENT_TYPES) {
       const op = doc.webhooks[type].post;
-      const announcedOnly = /^vehicle\./.test(type);
-      expect(NOT_YET_EMITTED.has(type), type).toBe(announcedOnly);
-      expect(op['x-emitted'], type).toBe(!announcedOnly);
-      if (announcedOnly) expect(op.description).toMatch(/^Not emitted yet/);
-      else expect(op.description).not.toMatch(/not emitted/i);
+      expect(op['x-emitted'], type).toBe(true);
+      expect(op.description).not.toMatch(/not emitted/i);
     }
   });
 
@@ -164,6 +166,7 @@ describe.each(DIALECTS)('OpenAPI request examples are valid requests (%s)', (dia
     const ids: Record<string, () => Promise<string>> = {
       '/api/v1/deals/{id}': async () => (await me.post('/deals', { title: 'Alvo do exemplo' })).body.data.id,
       '/api/v1/clients/{id}': async () => (await me.post('/clients', { type: 'PJ', name: 'Alvo do exemplo' })).body.data.id,
+      '/api/v1/vehicles/{id}': async () => (await me.post('/vehicles', { title: 'Alvo do exemplo', brand: 'Fiat', model: 'Argo' })).body.data.id,
       '/api/v1/activities/{id}': async () => (await me.post('/activities', { type: 'note', title: 'Alvo do exemplo' })).body.data.id,
       '/api/v1/financial/{id}': async () =>
         (await me.post('/financial', { type: 'cost', category: 'mecanica', description: 'Alvo do exemplo', amount: 10, due_date: '2026-12-01' })).body.data.id,
@@ -195,8 +198,8 @@ describe.each(DIALECTS)('OpenAPI request examples are valid requests (%s)', (dia
         }
       }
     }
-    // POST and PUT of deals (one example each) and clients (PF and PJ on POST): 5 examples; POST and PUT
-    // of activities, financial records and webhooks (preview): 6 more. Each twice.
-    expect(sent).toBe(22);
+    // POST and PUT of deals and vehicles (one example each) and clients (PF and PJ on POST): 7 examples;
+    // POST and PUT of activities, financial records and webhooks (preview): 6 more. Each twice.
+    expect(sent).toBe(26);
   });
 });

@@ -17,6 +17,12 @@ import type {
   DealUpdateBody,
   DealUpdated,
   Page,
+  Vehicle,
+  VehicleArchived,
+  VehicleCreateBody,
+  VehicleListParams,
+  VehicleUpdateBody,
+  VehicleUpdated,
   Activity,
   ActivityCreateBody,
   ActivityListParams,
@@ -124,6 +130,8 @@ const PATHS = {
   deal: '/api/v1/deals/{id}',
   clients: '/api/v1/clients',
   client: '/api/v1/clients/{id}',
+  vehicles: '/api/v1/vehicles',
+  vehicle: '/api/v1/vehicles/{id}',
 } as const satisfies Record<string, keyof paths>;
 
 function withId(path: string, id: string): string {
@@ -183,6 +191,7 @@ const DEFAULTS = {
 export class AutosalesClient {
   readonly deals: DealsResource;
   readonly clients: ClientsResource;
+  readonly vehicles: VehiclesResource;
   /** Preview areas: 501 NOT_IMPLEMENTED unless turned on for the key's team. */
   readonly activities: ActivitiesResource;
   readonly financial: FinancialResource;
@@ -221,6 +230,7 @@ export class AutosalesClient {
     this.#onRetry = options.onRetry;
     this.deals = new DealsResource(this);
     this.clients = new ClientsResource(this);
+    this.vehicles = new VehiclesResource(this);
     this.activities = new ActivitiesResource(this);
     this.financial = new FinancialResource(this);
     this.webhooks = new WebhooksResource(this);
@@ -229,7 +239,7 @@ export class AutosalesClient {
   /**
    * One API call with the client's authentication, timeout and retry policy (see README: retries).
    * Resolves with the parsed 2xx envelope; rejects with an {@link AutosalesError} subclass.
-   * The typed methods (`deals.*`, `clients.*`) are built on it.
+   * The typed methods (`deals.*`, `clients.*`, `vehicles.*`) are built on it.
    */
   async request<T>(req: ApiRequest, options: RequestOptions = {}): Promise<ApiResponse<T>> {
     const url = this.#url(apiPath(req?.path), req.query);
@@ -435,8 +445,41 @@ export class ClientsResource extends Resource {
   }
 }
 
+/** `/api/v1/vehicles`: the stock, on the team's vehicle board. */
+export class VehiclesResource extends Resource {
+  /** One page (`page`, `limit`, filters, `sort`). Archived vehicles are left out unless `status: 'arquivado'`. */
+  list(params?: VehicleListParams, options?: RequestOptions): Promise<Page<Vehicle>> {
+    return this.page<Vehicle>(PATHS.vehicles, params, options);
+  }
+
+  /** Every vehicle matching `params`, page after page: `for await (const car of client.vehicles.iterate({ brand: 'Toyota' }))`. */
+  iterate(params?: VehicleListParams, options?: RequestOptions): AsyncGenerator<Vehicle, void, undefined> {
+    return this.pages<Vehicle>(PATHS.vehicles, params, options);
+  }
+
+  /** Registers a vehicle (with an Idempotency-Key: see {@link CreateOptions}); a plate, chassis or RENAVAM already in stock is a DuplicateEntryError. */
+  create(body: VehicleCreateBody, options?: CreateOptions): Promise<Vehicle> {
+    const idempotencyKey = this.keyOf(options);
+    return this.data<Vehicle>({ method: 'POST', path: PATHS.vehicles, body, ...(idempotencyKey === undefined ? {} : { idempotencyKey }) }, options);
+  }
+
+  async get(id: string, options?: RequestOptions): Promise<Vehicle> {
+    return this.data<Vehicle>({ method: 'GET', path: withId(PATHS.vehicle, id) }, options);
+  }
+
+  /** Changes any subset of the fields: moves it on the board, reprices it, marks it `vendido`, brings it back into stock. */
+  async update(id: string, body: VehicleUpdateBody, options?: RequestOptions): Promise<VehicleUpdated> {
+    return this.data<VehicleUpdated>({ method: 'PUT', path: withId(PATHS.vehicle, id), body }, options);
+  }
+
+  /** Soft delete: the vehicle becomes `arquivado` (idempotent). */
+  async archive(id: string, options?: RequestOptions): Promise<VehicleArchived> {
+    return this.data<VehicleArchived>({ method: 'DELETE', path: withId(PATHS.vehicle, id) }, options);
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
-// Preview areas: the service answers 501 NOT_IMPLEMENTED (a ServerError with code NOT_IMPLEMENTED)
+// Preview areas: the service answers 501 NOT_IMPLEMENTED (an AutosalesError with that code)
 // unless an operator turned the area on for the key's team, and the key needs the area's scopes.
 
 const PREVIEW_PATHS = {

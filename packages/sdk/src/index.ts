@@ -2,6 +2,7 @@ export {
   AutosalesClient,
   DealsResource,
   ClientsResource,
+  VehiclesResource,
   ActivitiesResource,
   FinancialResource,
   WebhooksResource,

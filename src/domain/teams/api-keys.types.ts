@@ -5,6 +5,8 @@ export const SCOPES = [
   'deals:write',
   'clients:read',
   'clients:write',
+  'vehicles:read',
+  'vehicles:write',
   'financial:read',
   'financial:write',
   'activities:read',
@@ -15,7 +17,14 @@ export const SCOPES = [
 export type Scope = (typeof SCOPES)[number];
 
 /** What a key created without a scope list gets: the working areas. The preview areas' scopes are granted only when asked for. */
-export const DEFAULT_SCOPES = ['deals:read', 'deals:write', 'clients:read', 'clients:write'] as const satisfies readonly Scope[];
+export const DEFAULT_SCOPES = [
+  'deals:read',
+  'deals:write',
+  'clients:read',
+  'clients:write',
+  'vehicles:read',
+  'vehicles:write',
+] as const satisfies readonly Scope[];
 
 /** A key as listed: never the secret, only its first characters. */
 export interface ApiKeyView {

@@ -1,13 +1,19 @@
 import type { DbExecutor } from '../../storage/executor.js';
 import type { Phase } from './teams.types.js';
 import type { NewTeamRow } from '../../storage/database.js';
+import { DEFAULT_VEHICLE_PHASES } from '../phases/phases.types.js';
 
-export async function insertTeam(db: DbExecutor, team: NewTeamRow, phases: Phase[]): Promise<void> {
+/** A team with its deal pipeline and its vehicle board. */
+export async function insertTeam(db: DbExecutor, team: NewTeamRow, phases: Phase[], vehiclePhases: readonly string[] = DEFAULT_VEHICLE_PHASES): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await trx.insertInto('teams').values(team).execute();
     await trx
       .insertInto('team_phases')
       .values(phases.map((p) => ({ ...p, team_id: team.id })))
+      .execute();
+    await trx
+      .insertInto('vehicle_phases')
+      .values(vehiclePhases.map((name, index) => ({ team_id: team.id, name, position: index + 1 })))
       .execute();
   });
 }

@@ -1,7 +1,7 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { EVENT_TYPES, NOT_YET_EMITTED } from '../../domain/events/event-types.js';
-import { Client, Deal, Timestamp } from '../schemas/responses.schema.js';
+import { Client, Deal, Timestamp, VehicleEventObject } from '../schemas/responses.schema.js';
 import { Activity, FinancialRecord } from '../schemas/agenda.schema.js';
 
 const SIGNATURE_HEADERS = [
@@ -15,11 +15,11 @@ function eventPayload(type: string) {
     ? Deal
     : type.startsWith('client.')
       ? Client
-      : type.startsWith('activity.')
-        ? Activity
-        : type.startsWith('financial.')
-          ? FinancialRecord
-          : { type: 'object', description: 'The subject record (vehicle: announced for later).' };
+      : type.startsWith('vehicle.')
+        ? VehicleEventObject
+        : type.startsWith('activity.')
+          ? Activity
+          : FinancialRecord;
   return {
     type: 'object',
     additionalProperties: false,
