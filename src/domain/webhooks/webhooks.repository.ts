@@ -48,3 +48,6 @@ export const undeliveredEventsSince = (db: DbExecutor, webhookId: string, teamId
     .orderBy('events.created_at')
     .orderBy('events.id')
     .execute();
+
+/** Deletes a webhook; its deliveries and attempt log go with it (foreign keys cascade). */
+export const deleteWebhook = (db: DbExecutor, id: string) => db.deleteFrom('webhooks').where('id', '=', id).execute();

@@ -157,6 +157,41 @@ export function createWebhooksService(db: Db, { teams, clock }: { teams: Pick<Te
       });
       return { webhook_id: hook.id, queued: events.length, status: hook.status };
     },
+
+    /** One of the team's webhooks (another team's is unknown: 404). */
+    async getForTeam(teamId: string, rawId: string): Promise<WebhookView> {
+      const row = await load(rawId);
+      if (row.team_id !== teamId) throw notFound('Webhook não encontrado');
+      return toWebhookView(row);
+    },
+
+    /** Changes the URL, the event selection and/or the status of one of the team's webhooks. */
+    async updateForTeam(teamId: string, rawId: string, input: { url?: string; events?: string[]; status?: WebhookStatus }): Promise<WebhookView> {
+      const row = await load(rawId);
+      if (row.team_id !== teamId) throw notFound('Webhook não encontrado');
+      if (input.url === undefined && input.events === undefined && input.status === undefined) throw validationError('Nenhum campo para atualizar');
+      const now = isoNow(clock);
+      const patch: Parameters<typeof repo.updateWebhook>[2] = { updated_at: now };
+      if (input.url !== undefined) patch.url = checkWebhookUrl(input.url);
+      if (input.events !== undefined) patch.events = JSON.stringify(checkEventTypes(input.events));
+      if (input.status !== undefined && input.status !== row.status) {
+        Object.assign(
+          patch,
+          input.status === 'enabled'
+            ? { status: 'enabled', disabled_reason: null, disabled_at: null }
+            : { status: 'disabled', disabled_reason: 'desativado manualmente', disabled_at: now },
+        );
+      }
+      return toWebhookView((await repo.updateWebhook(k, row.id, patch))!);
+    },
+
+    /** Deletes one of the team's webhooks with its pending deliveries and attempt log. */
+    async removeForTeam(teamId: string, rawId: string): Promise<{ id: string }> {
+      const row = await load(rawId);
+      if (row.team_id !== teamId) throw notFound('Webhook não encontrado');
+      await repo.deleteWebhook(k, row.id);
+      return { id: row.id };
+    },
   };
 }
 
