@@ -147,7 +147,29 @@ export function createUsersService(
     },
 
     async list(teamId: string): Promise<UserView[]> {
-      return (await repo.listUsers(db, teamId)).map(toUserView);
+      const team = await teams.find(teamId);
+      if (!team) throw notFound(userMessages.teamNotFound);
+      return (await repo.listUsers(db, team.id)).map(toUserView);
+    },
+
+    /** The user with this e-mail in the team, or null (the demo finds its owner again by it). */
+    async findByEmail(teamId: string, email: string): Promise<UserView | null> {
+      const row = await repo.findUserByEmail(db, normalizeEmail(email));
+      return row && row.team_id === teamId ? toUserView(row) : null;
+    },
+
+    /** Sets a password from the administration side (CLI, demo); every session of the user ends. */
+    async setPassword(teamId: string, rawId: string, password: string): Promise<UserView> {
+      const row = await load(teamId, rawId);
+      const now = isoNow(clock);
+      const updated = await repo.updateUser(db, row.id, {
+        password_hash: await hashPassword(checkPassword(password), hashing),
+        password_changed_at: now,
+        updated_at: now,
+      });
+      await repo.expireUnusedLinks(db, row.id, now);
+      await sessions.endAllOf(row.id);
+      return toUserView(updated!);
     },
 
     async get(teamId: string, rawId: string): Promise<UserView> {
