@@ -52,6 +52,6 @@ export function scopeItems() {
   return SCOPES.map((scope) => {
     const [resource = '', action = ''] = (scope as string).split(':');
     const label = ACTIONS[action] && AREAS[resource] ? `${ACTIONS[action]} ${AREAS[resource]}` : scope;
-    return { scope: scope as string, label };
+    return { scope: scope, label };
   });
 }
