@@ -65,7 +65,7 @@ export function panelEndpoints(routes: readonly RouteOptions[]): PanelEndpoint[]
         .map((method) => ({
           method,
           path: route.url.slice(PANEL_PREFIX.length),
-          panel: (route.config)?.panel,
+          panel: route.config?.panel,
         })),
     );
 }
