@@ -3,6 +3,7 @@
 import js from '@eslint/js';
 import { defineConfig } from 'eslint/config';
 import globals from 'globals';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 export default defineConfig(
@@ -43,6 +44,14 @@ export default defineConfig(
       '@typescript-eslint/no-unsafe-return': 'off',
       '@typescript-eslint/no-unsafe-call': 'off',
     },
+  },
+  {
+    // The panel (packages/panel) runs in the browser: browser globals, and React's rules of hooks
+    // (hooks called unconditionally, effect dependencies complete). Its own tsconfig (DOM, JSX, bundler
+    // resolution) gives the type information, found by the project service.
+    files: ['packages/panel/src/**/*.{ts,tsx}'],
+    extends: [reactHooks.configs.flat['recommended-latest']],
+    languageOptions: { globals: globals.browser },
   },
   {
     // Plain JavaScript (scripts, examples, this file): no type information.

@@ -1,0 +1,87 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { ApiError, api, setCsrfToken } from '../api/client';
+import type { Role, Session } from '../api/types';
+
+export const SESSION_KEY = ['session'] as const;
+
+/** The signed-in session, or null when there is none (401). */
+async function fetchSession(): Promise<Session | null> {
+  try {
+    const s = await api.get<Session>('/session');
+    setCsrfToken(s.csrf_token);
+    return s;
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 401) {
+      setCsrfToken(null);
+      return null;
+    }
+    throw err;
+  }
+}
+
+export function useSession() {
+  return useQuery({ queryKey: SESSION_KEY, queryFn: fetchSession, staleTime: 60_000, retry: false });
+}
+
+/** The session a page inside the shell can count on (the shell renders nothing without one). */
+export function useCurrentSession(): Session {
+  const { data } = useSession();
+  if (!data) throw new Error('useCurrentSession outside a signed-in shell');
+  return data;
+}
+
+export function useAdoptSession() {
+  const qc = useQueryClient();
+  return (s: Session) => {
+    setCsrfToken(s.csrf_token);
+    qc.clear();
+    qc.setQueryData(SESSION_KEY, s);
+  };
+}
+
+export function useSignIn() {
+  const adopt = useAdoptSession();
+  return useMutation({
+    mutationFn: (body: { email: string; password: string }) => api.post<Session>('/session', body),
+    onSuccess: adopt,
+  });
+}
+
+export function useSignOut() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: async () => {
+      try {
+        await api.delete('/session');
+      } catch (err) {
+        // Already gone on the server: the user is signed out either way.
+        if (!(err instanceof ApiError && err.status === 401)) throw err;
+      }
+    },
+    onSuccess: () => {
+      setCsrfToken(null);
+      qc.clear();
+      qc.setQueryData(SESSION_KEY, null);
+    },
+  });
+}
+
+export const ROLE_LABELS: Record<Role, string> = { owner: 'Proprietário', manager: 'Gerente', seller: 'Vendedor' };
+
+/** What each role may do in Settings; the server refuses the rest (403), the panel hides it. */
+export function permissions(role: Role) {
+  const owner = role === 'owner';
+  const manager = role === 'manager';
+  return {
+    settings: owner || manager,
+    webhooks: owner,
+    revealSecret: owner,
+    keys: owner,
+    boards: owner || manager,
+    people: owner,
+    team: owner || manager,
+    editTeam: owner,
+  };
+}
+
+export type Permissions = ReturnType<typeof permissions>;

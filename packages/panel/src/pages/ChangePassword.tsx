@@ -1,0 +1,67 @@
+import { useMutation } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { api, fieldError } from '../api/client';
+import { Button } from '../ui/Button';
+import { Dialog } from '../ui/Dialog';
+import { TextField } from '../ui/Field';
+import { Alert } from '../ui/States';
+import { useToast } from '../ui/Toasts';
+
+export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const [current, setCurrent] = useState('');
+  const [next, setNext] = useState('');
+  const toast = useToast();
+  const change = useMutation({ mutationFn: () => api.put<void>('/me/password', { current_password: current, new_password: next }) });
+
+  const close = () => {
+    setCurrent('');
+    setNext('');
+    change.reset();
+    onClose();
+  };
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    change.mutate(undefined, {
+      onSuccess: () => {
+        toast.success('Senha alterada. As outras sessões foram encerradas.');
+        close();
+      },
+    });
+  };
+  const err = change.error;
+  const general = err && !fieldError(err, 'current_password') && !fieldError(err, 'new_password') ? err.message : null;
+
+  return (
+    <Dialog open={open} onClose={close} title="Alterar senha" description="Ao trocar a senha, as sessões abertas em outros aparelhos são encerradas.">
+      <form onSubmit={submit} id="change-password">
+        {general ? <Alert kind="danger">{general}</Alert> : null}
+        <TextField
+          label="Senha atual"
+          type="password"
+          autoComplete="current-password"
+          required
+          value={current}
+          onChange={(e) => setCurrent(e.target.value)}
+          error={fieldError(err, 'current_password')}
+        />
+        <TextField
+          label="Nova senha"
+          type="password"
+          autoComplete="new-password"
+          required
+          minLength={10}
+          hint="Pelo menos 10 caracteres."
+          value={next}
+          onChange={(e) => setNext(e.target.value)}
+          error={fieldError(err, 'new_password')}
+        />
+        <div className="form-actions">
+          <Button onClick={close}>Cancelar</Button>
+          <Button type="submit" variant="primary" loading={change.isPending}>
+            Alterar senha
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

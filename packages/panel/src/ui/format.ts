@@ -1,0 +1,43 @@
+const dateTime = new Intl.DateTimeFormat('pt-BR', { dateStyle: 'short', timeStyle: 'short' });
+const dateOnly = new Intl.DateTimeFormat('pt-BR', { dateStyle: 'medium' });
+const relative = new Intl.RelativeTimeFormat('pt-BR', { numeric: 'auto' });
+
+export function formatDateTime(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? '—' : dateTime.format(d);
+}
+
+export function formatDate(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? '—' : dateOnly.format(d);
+}
+
+/** "há 5 minutos", "ontem"…; falls back to the date past a week. */
+export function formatRelative(iso: string | null | undefined, now = Date.now()): string {
+  if (!iso) return '—';
+  const t = new Date(iso).getTime();
+  if (Number.isNaN(t)) return '—';
+  const seconds = Math.round((t - now) / 1000);
+  const abs = Math.abs(seconds);
+  if (abs < 45) return 'agora mesmo';
+  if (abs < 3600) return relative.format(Math.round(seconds / 60), 'minute');
+  if (abs < 86_400) return relative.format(Math.round(seconds / 3600), 'hour');
+  if (abs < 7 * 86_400) return relative.format(Math.round(seconds / 86_400), 'day');
+  return formatDate(iso);
+}
+
+export function formatPercent(rate: number | null | undefined): string {
+  if (rate === null || rate === undefined) return '—';
+  // Accept both 0–1 and 0–100.
+  const pct = rate <= 1 ? rate * 100 : rate;
+  return `${pct.toLocaleString('pt-BR', { maximumFractionDigits: 1 })}%`;
+}
+
+export function initials(name: string): string {
+  const parts = name.trim().split(/\s+/).filter(Boolean);
+  const first = parts[0]?.[0] ?? '?';
+  const last = parts.length > 1 ? (parts[parts.length - 1]?.[0] ?? '') : '';
+  return (first + last).toUpperCase();
+}

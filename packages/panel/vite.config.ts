@@ -1,0 +1,26 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+// `npm run dev -w @autosales/panel` serves the panel with hot reload and forwards the server's routes to a
+// locally running `autosales serve` (AUTOSALES_DEV_SERVER, default http://127.0.0.1:3000).
+const server = process.env.AUTOSALES_DEV_SERVER ?? 'http://127.0.0.1:3000';
+
+export default defineConfig({
+  plugins: [react()],
+  base: '/',
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    // Served with `immutable` caching: every file but index.html carries a content hash.
+    assetsDir: 'assets',
+    sourcemap: false,
+    chunkSizeWarningLimit: 400,
+  },
+  server: {
+    host: '127.0.0.1',
+    proxy: {
+      '/panel/api': { target: server, changeOrigin: false },
+      '/api': { target: server, changeOrigin: false },
+    },
+  },
+});
