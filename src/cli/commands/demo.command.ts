@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { loadConfig } from '../../config.js';
-import { withContext } from '../context.js';
+import { withContext, type CliContext } from '../context.js';
 import { print } from '../output.js';
 
 /** The demo team's name: `demo` finds its team again by it (the oldest team with this name). */
@@ -19,7 +19,7 @@ export function demoCommand(): Command {
         const existing = await ctx.teams.findByName(DEMO_TEAM_NAME);
         const team = existing ?? (await ctx.teams.create({ name: DEMO_TEAM_NAME, plan: 'professional' }));
         const key = await ctx.keys.create({ teamId: team.id, name: 'demo' });
-        if (existing) return { team, key: key.key, key_id: key.id, reused: true, clients: 0, deals: 0 };
+        if (existing) return { team, key: key.key, key_id: key.id, reused: true, clients: 0, deals: 0, activities: 0, records: 0 };
         const { clients, deals } = ctx;
         const joao = await clients.create(team.id, {
           type: 'PF',
@@ -57,8 +57,10 @@ export function demoCommand(): Command {
           { title: '5 × Fiat Strada para frota', value: 545000, phase: 'qualificado', client_id: frota.id, source: 'parceiro', tags: ['frota', 'pj'] },
           { title: 'Volkswagen T-Cross 2021', value: 112000, phase: 'lead', source: 'portal', priority: 'baixa' as const },
         ];
-        for (const sample of samples) await deals.create(team.id, sample);
-        return { team, key: key.key, key_id: key.id, reused: false, clients: 3, deals: samples.length };
+        const created = [];
+        for (const sample of samples) created.push(await deals.create(team.id, sample));
+        const agenda = await demoAgenda(ctx, team.id, { clientId: joao.id, dealId: created[0]!.id });
+        return { team, key: key.key, key_id: key.id, reused: false, clients: 3, deals: samples.length, ...agenda };
       });
       const config = loadConfig();
       const base = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
@@ -71,7 +73,10 @@ export function demoCommand(): Command {
                 'The demo team already existed: reused it, its clients and deals left as they are.',
                 `A new key was created; earlier demo keys still work (autosales keys list --team ${result.team.id}; revoke with autosales keys revoke KEY_ID).`,
               ]
-            : [`Created ${result.clients} clients and ${result.deals} deals.`]),
+            : [
+                `Created ${result.clients} clients and ${result.deals} deals.`,
+                `Also ${result.activities} activities and ${result.records} financial records (API preview: autosales teams preview --team ${result.team.id} --enable financial,activities).`,
+              ]),
           '',
           `API key (shown once): ${result.key}`,
           '',
@@ -80,4 +85,40 @@ export function demoCommand(): Command {
         ].join('\n'),
       );
     });
+}
+
+/** The demo store's agenda and cash book (issue 12), relative to today so due times stay meaningful. */
+async function demoAgenda(ctx: CliContext, teamId: string, links: { clientId: string; dealId: string }): Promise<{ activities: number; records: number }> {
+  const now = ctx.clock.now().getTime();
+  const day = (offset: number) => new Date(now + offset * 86_400_000).toISOString().slice(0, 10);
+  const at = (hours: number) => new Date(now + hours * 3_600_000).toISOString();
+  const activities = [
+    {
+      type: 'call' as const,
+      title: 'Ligar para João sobre o financiamento do Civic',
+      due_at: at(20),
+      client_id: links.clientId,
+      deal_id: links.dealId,
+      priority: 'alta' as const,
+    },
+    { type: 'meeting' as const, title: 'Test drive do Compass com Maria', due_at: at(72) },
+    { type: 'note' as const, title: 'Frota Rápida prefere contato por e-mail' },
+  ];
+  for (const a of activities) await ctx.activities.create(teamId, a);
+  const records = [
+    { type: 'revenue' as const, category: 'comissao', description: 'Comissão de financiamento (banco parceiro)', amount: 3250.5, due_date: day(10) },
+    { type: 'expense' as const, category: 'aluguel', description: 'Aluguel do salão', amount: 18500, due_date: day(5) },
+    {
+      type: 'expense' as const,
+      category: 'marketing',
+      description: 'Anúncios em portais',
+      amount: 2990.9,
+      due_date: day(-3),
+      status: 'paid' as const,
+      payment_method: 'cartao' as const,
+    },
+    { type: 'cost' as const, category: 'higienizacao', description: 'Higienização do T-Cross', amount: 450, due_date: day(2) },
+  ];
+  for (const r of records) await ctx.financial.create(teamId, r);
+  return { activities: activities.length, records: records.length };
 }
