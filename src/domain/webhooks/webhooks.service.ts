@@ -316,14 +316,21 @@ export function createWebhooksService(db: Db, { teams, clock }: { teams: Pick<Te
     },
 
     /** Changes the URL, the event selection and/or the status of one of the team's webhooks. */
-    async updateForTeam(teamId: string, rawId: string, input: { url?: string; events?: string[]; status?: WebhookStatus }): Promise<WebhookView> {
+    async updateForTeam(
+      teamId: string,
+      rawId: string,
+      input: { url?: string; events?: string[]; description?: string | null; status?: WebhookStatus },
+    ): Promise<WebhookView> {
       const row = await load(rawId);
       if (row.team_id !== teamId) throw notFound('Webhook não encontrado');
-      if (input.url === undefined && input.events === undefined && input.status === undefined) throw validationError('Nenhum campo para atualizar');
+      if (input.url === undefined && input.events === undefined && input.description === undefined && input.status === undefined) {
+        throw validationError('Nenhum campo para atualizar');
+      }
       const now = isoNow(clock);
       const patch: Parameters<typeof repo.updateWebhook>[2] = { updated_at: now };
       if (input.url !== undefined) patch.url = checkWebhookUrl(input.url);
       if (input.events !== undefined) patch.events = JSON.stringify(checkEventTypes(input.events));
+      if (input.description !== undefined) patch.description = checkDescription(input.description);
       if (input.status !== undefined && input.status !== row.status) {
         Object.assign(
           patch,
