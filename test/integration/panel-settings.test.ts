@@ -139,6 +139,20 @@ describe.each(DIALECTS)('panel settings (%s)', (dialect) => {
     expectError(await other.browser.delete(`/keys/${foreign.id}`), 404, 'NOT_FOUND', 'Chave de API não encontrada');
   });
 
+  it('text the databases would change is refused as on the API: a NUL or a lone surrogate in a body is 400 naming the field', async () => {
+    const { browser } = await signedIn(rig.h, 'owner');
+    expectError(
+      await browser.post('/users', { email: 'nul@loja.example.com.br', name: 'Nome\u0000com NUL', role: 'seller' }),
+      400,
+      'VALIDATION_ERROR',
+      "Campo 'name' contém o caractere nulo (\\u0000), que não é aceito",
+      { field: 'name' },
+    );
+    const lone = '{"name":"Loja \\ud800"}';
+    const res = await browser.request('PUT', '/team', JSON.parse(lone));
+    expectError(res, 400, 'VALIDATION_ERROR', undefined, { field: 'name' });
+  });
+
   it('event types come grouped by area with Portuguese labels', async () => {
     const { browser } = await signedIn(rig.h, 'seller');
     const types = (await browser.get('/event-types')).body.data as any[];
