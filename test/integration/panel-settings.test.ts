@@ -113,6 +113,24 @@ describe.each(DIALECTS)('panel settings (%s)', (dialect) => {
     expect(teamId).not.toBe(stranger.teamId);
   });
 
+  it('two owners demoting each other at the same time: one wins, the team keeps an owner', async () => {
+    const { user: a, teamId } = await signedIn(rig.h, 'owner');
+    const { user: b } = await rig.h.services.users.create({
+      teamId,
+      email: `b${Date.now()}@loja.example.com.br`,
+      name: 'B',
+      role: 'owner',
+      password: 'senha-forte-do-b',
+    });
+    const results = await Promise.allSettled([
+      rig.h.services.users.update(teamId, a.id, { role: 'manager' }),
+      rig.h.services.users.update(teamId, b.id, { role: 'manager' }),
+    ]);
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    const owners = (await rig.h.services.users.list(teamId)).filter((u) => u.role === 'owner' && u.active);
+    expect(owners).toHaveLength(1);
+  });
+
   it('API keys: created with a name and scopes (shown once), listed with last use, revoked; the key works on the API until then', async () => {
     const { browser, teamId } = await signedIn(rig.h, 'owner');
     const scopes = await browser.get('/scopes');
