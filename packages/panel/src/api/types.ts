@@ -26,19 +26,33 @@ export interface Session {
 }
 
 export interface TeamSettings {
+  id?: string;
   name: string;
+  plan?: string;
   alert_email: string | null;
-  time_zone: string | null;
+  /** Absent until the teams carry a time zone. */
+  time_zone?: string | null;
+  created_at?: string;
 }
 
 export interface Member extends User {
+  team_id?: string;
   active: boolean;
+  /** False until an invited person follows their link and chooses a password. */
+  has_password?: boolean;
+  deactivated_at?: string | null;
   created_at?: string;
-  last_sign_in_at?: string | null;
+  updated_at?: string;
 }
 
 export interface InvitedMember extends Member {
   set_password_url?: string;
+  set_password_expires_at?: string;
+}
+
+export interface PasswordLinkAnswer {
+  set_password_url: string;
+  set_password_expires_at: string;
 }
 
 export interface PasswordLink {
@@ -48,7 +62,7 @@ export interface PasswordLink {
 
 export interface ApiKey {
   id: string;
-  name: string;
+  name: string | null;
   prefix: string;
   scopes: string[];
   created_at: string;
@@ -67,22 +81,31 @@ export interface Scope {
 
 export interface EventType {
   type: string;
+  /** deal, client, vehicle, activity, financial */
   area: string;
+  area_label?: string;
   label: string;
+  /** False for kinds the contract announces that nothing emits yet. */
+  emitted?: boolean;
 }
 
 export interface Webhook {
   id: string;
   url: string;
   description: string | null;
-  /** `['*']` (or empty) means every event. */
+  /** Empty means every kind, present and future. */
   events: string[];
   enabled: boolean;
+  status?: 'enabled' | 'disabled';
+  /** Why it is disabled (manually, or after repeated failures). */
   disabled_reason: string | null;
   disabled_at: string | null;
+  /** Share (0 to 1) of the deliveries finished in the last 30 days that succeeded; null when none finished. */
   success_rate: number | null;
   last_delivery_at: string | null;
-  last_delivery_status: string | null;
+  /** HTTP status of the latest attempt; null without an answer (or without an attempt). */
+  last_delivery_status: number | null;
+  last_delivery_ok?: boolean | null;
   created_at?: string;
   updated_at?: string;
 }
@@ -92,30 +115,40 @@ export interface CreatedWebhook extends Webhook {
 }
 
 export interface WebhookInput {
-  url: string;
-  description: string | null;
-  events: string[];
+  url?: string;
+  description?: string | null;
+  events?: string[];
   enabled?: boolean;
 }
 
 export interface DeliveryAttempt {
-  attempted_at?: string;
-  at?: string;
+  attempt?: number;
+  attempted_at: string;
   status_code: number | null;
+  /** timeout, refused, tls…: why there was no usable answer. */
+  error_class: string | null;
   duration_ms: number | null;
-  response_excerpt?: string | null;
-  error?: string | null;
+  /** The start of the answer body. */
+  response_body: string | null;
+  next_attempt_at?: string | null;
 }
 
 export interface Delivery {
   id: string;
-  event_id?: string;
+  event_id: string;
   event_type: string;
-  status: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  attempts_count: number;
+  next_attempt_at: string | null;
+  last_attempt_at?: string | null;
+  completed_at?: string | null;
   created_at: string;
   attempts: DeliveryAttempt[];
-  attempt_count?: number;
-  next_attempt_at?: string | null;
+}
+
+export interface Recovered {
+  webhook_id: string;
+  queued: number;
 }
 
 export interface Phase {
@@ -127,11 +160,10 @@ export interface Phase {
 export type BoardName = 'deals' | 'vehicles';
 
 export interface Pagination {
-  page?: number;
-  limit?: number;
-  total?: number;
-  total_pages?: number;
-  has_more?: boolean;
+  page: number;
+  limit: number;
+  total: number;
+  pages: number;
 }
 
 export interface ErrorBody {

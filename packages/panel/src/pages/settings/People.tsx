@@ -113,8 +113,18 @@ export function PeoplePage() {
                     )}
                   </td>
                   <td data-label="Status">
-                    {u.active ? <span className="badge badge-success">Ativo</span> : <span className="badge">Desativado</span>}
-                    {u.created_at ? <div className="small muted">desde {formatDate(u.created_at)}</div> : null}
+                    {!u.active ? (
+                      <span className="badge">Desativado</span>
+                    ) : u.has_password === false ? (
+                      <span className="badge badge-warning">Convite pendente</span>
+                    ) : (
+                      <span className="badge badge-success">Ativo</span>
+                    )}
+                    {!u.active && u.deactivated_at ? (
+                      <div className="small muted">desde {formatDate(u.deactivated_at)}</div>
+                    ) : u.created_at ? (
+                      <div className="small muted">desde {formatDate(u.created_at)}</div>
+                    ) : null}
                   </td>
                   <td className="actions">
                     {self ? null : u.active ? (

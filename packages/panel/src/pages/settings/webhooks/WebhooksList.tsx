@@ -4,7 +4,7 @@ import { Link, useNavigate } from 'react-router';
 import { formatPercent, formatRelative } from '../../../ui/format';
 import { EmptyState, ErrorState, Loading } from '../../../ui/States';
 import { eventsSummary, useWebhooks } from './hooks';
-import { DeliveryStatus, WebhookStatus } from './WebhookStatus';
+import { LastAttempt, WebhookStatus } from './WebhookStatus';
 
 export function WebhooksList() {
   const list = useWebhooks();
@@ -37,7 +37,7 @@ export function WebhooksList() {
               <th scope="col">Endereço</th>
               <th scope="col">Eventos</th>
               <th scope="col">Status</th>
-              <th scope="col">Sucesso (7 dias)</th>
+              <th scope="col">Sucesso (30 dias)</th>
               <th scope="col">Última entrega</th>
             </tr>
           </thead>
@@ -61,7 +61,7 @@ export function WebhooksList() {
                   <span className="row" style={{ justifyContent: 'inherit' }}>
                     {w.last_delivery_at ? (
                       <>
-                        <DeliveryStatus status={w.last_delivery_status} />
+                        <LastAttempt webhook={w} />
                         <span className="small muted nowrap">{formatRelative(w.last_delivery_at)}</span>
                       </>
                     ) : (
