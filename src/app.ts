@@ -22,6 +22,9 @@ import { createServices, type Services } from './app/services.js';
 import type { RateLimiter } from './domain/ratelimit/rate-limiter.js';
 import { metricsRoutes, observabilityOptions, observeFrameworkErrors, registerRequestObservability, type MetricsAccess } from './http/request-observability.js';
 import { createMetrics, metricsSources, type Metrics } from './observability/metrics.js';
+import { createSignInLimiter, type SignInLimiter } from './domain/ratelimit/sign-in-limiter.js';
+import { registerPanelOpenApi, PANEL_PREFIX } from './http/panel/panel-openapi.js';
+import { panelApi } from './http/panel/panel.plugin.js';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -40,6 +43,8 @@ export interface AppOptions {
   metricsAccess?: MetricsAccess;
   /** Told of every route as it is registered (the test suite's security matrix takes its route list from here). */
   onRoute?: (route: RouteOptions) => void;
+  /** Sign-in throttling of the panel (per address and per e-mail); in memory unless given (server.ts passes Redis when configured). */
+  signInLimiter?: SignInLimiter;
 }
 
 /** Builds the whole HTTP service around a database. Never listens: server.ts and tests decide that. */
@@ -52,6 +57,7 @@ export async function buildApp({
   metrics = createMetrics(metricsSources(db, services)),
   metricsAccess = 'off',
   onRoute,
+  signInLimiter = createSignInLimiter(),
 }: AppOptions): Promise<FastifyInstance> {
   const guard = methodGuard();
   const app = Fastify({
@@ -75,6 +81,7 @@ export async function buildApp({
   // serialization stays plain JSON.stringify so a schema can never silently drop or reshape a field.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   await registerOpenApi(app, version);
+  await registerPanelOpenApi(app, version);
   registerErrorHandling(app);
   registerJsonBody(app);
   registerRequestObservability(app, metrics);
@@ -98,6 +105,7 @@ export async function buildApp({
     },
     { prefix: '/api/v1' },
   );
+  await app.register(panelApi({ ...services, signInLimiter }), { prefix: PANEL_PREFIX });
   guard.close(app);
   return app;
 }

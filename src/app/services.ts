@@ -7,10 +7,18 @@ import { createTeamsService } from '../domain/teams/teams.service.js';
 import { createDeliveriesService } from '../domain/webhooks/deliveries.service.js';
 import { createWebhooksService } from '../domain/webhooks/webhooks.service.js';
 import type { Db } from '../storage/db.js';
+import { createSessionsService } from '../domain/sessions/sessions.service.js';
+import type { SessionSettings } from '../domain/sessions/sessions.types.js';
+import { createUsersService } from '../domain/users/users.service.js';
+import type { PasswordHashing } from '../domain/users/password.js';
 
 export interface ServicesOptions {
   /** The time every service reads: the system clock unless a test (or a replay) injects another. */
   clock?: Clock;
+  /** scrypt cost of new password hashes (tests lower it); DEFAULT_PASSWORD_HASHING when absent. */
+  passwordHashing?: PasswordHashing;
+  /** Panel session idle and absolute lifetimes; DEFAULT_SESSION_SETTINGS when absent. */
+  sessionSettings?: SessionSettings;
 }
 
 /**
@@ -21,6 +29,7 @@ export interface ServicesOptions {
 export function createServices(db: Db, options: ServicesOptions = {}) {
   const clock = options.clock ?? systemClock;
   const teams = createTeamsService(db.kysely, { clock });
+  const sessions = createSessionsService(db.kysely, { clock, settings: options.sessionSettings });
   return {
     clock,
     teams,
@@ -30,6 +39,8 @@ export function createServices(db: Db, options: ServicesOptions = {}) {
     webhooks: createWebhooksService(db, { teams, clock }),
     idempotency: createIdempotencyService(db.kysely, { clock }),
     deliveries: createDeliveriesService(db, { clock }),
+    sessions,
+    users: createUsersService(db.kysely, { teams, sessions, clock, hashing: options.passwordHashing }),
   };
 }
 

@@ -1,10 +1,29 @@
 import { Command } from 'commander';
-import { loadConfig } from '../../config.js';
+import { randomBytes } from 'node:crypto';
+import { loadConfig, panelBaseUrl } from '../../config.js';
+import type { CliContext } from '../context.js';
 import { withContext } from '../context.js';
 import { print } from '../output.js';
 
 /** The demo team's name: `demo` finds its team again by it (the oldest team with this name). */
 export const DEMO_TEAM_NAME = 'Auto Shopping Demo';
+/** The demo's panel owner: signs in at / with the password the command prints. */
+export const DEMO_OWNER_EMAIL = 'dono@loja-demo.com.br';
+
+/**
+ * The demo owner with a fresh random password (printed once): created on the first run, given a new
+ * password on later runs (its earlier sessions end), since a password is never shown twice.
+ */
+async function demoOwner(ctx: CliContext, teamId: string): Promise<{ email: string; password: string; created: boolean }> {
+  const password = `demo-${randomBytes(9).toString('base64url')}`;
+  const existing = await ctx.users.findByEmail(teamId, DEMO_OWNER_EMAIL);
+  if (existing) {
+    await ctx.users.setPassword(teamId, existing.id, password);
+    return { email: existing.email, password, created: false };
+  }
+  await ctx.users.create({ teamId, email: DEMO_OWNER_EMAIL, name: 'Dono da Loja Demo', role: 'owner', password });
+  return { email: DEMO_OWNER_EMAIL, password, created: true };
+}
 
 /**
  * A small, realistic store: the same services the API uses, so the demo data is valid by construction.
@@ -19,7 +38,8 @@ export function demoCommand(): Command {
         const existing = await ctx.teams.findByName(DEMO_TEAM_NAME);
         const team = existing ?? (await ctx.teams.create({ name: DEMO_TEAM_NAME, plan: 'professional' }));
         const key = await ctx.keys.create({ teamId: team.id, name: 'demo' });
-        if (existing) return { team, key: key.key, key_id: key.id, reused: true, clients: 0, deals: 0 };
+        const owner = await demoOwner(ctx, team.id);
+        if (existing) return { team, key: key.key, key_id: key.id, reused: true, clients: 0, deals: 0, owner };
         const { clients, deals } = ctx;
         const joao = await clients.create(team.id, {
           type: 'PF',
@@ -58,12 +78,14 @@ export function demoCommand(): Command {
           { title: 'Volkswagen T-Cross 2021', value: 112000, phase: 'lead', source: 'portal', priority: 'baixa' as const },
         ];
         for (const sample of samples) await deals.create(team.id, sample);
-        return { team, key: key.key, key_id: key.id, reused: false, clients: 3, deals: samples.length };
+        return { team, key: key.key, key_id: key.id, reused: false, clients: 3, deals: samples.length, owner };
       });
       const config = loadConfig();
       const base = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
       const curl = `curl -s ${base}/api/v1/deals -H "Authorization: Bearer ${result.key}"`;
-      print(!!opts.json, { team_id: result.team.id, key_id: result.key_id, key: result.key, curl, reused: result.reused }, () =>
+      const panelUrl = `${panelBaseUrl(config)}/`;
+      const panel = { url: panelUrl, email: result.owner.email, password: result.owner.password };
+      print(!!opts.json, { team_id: result.team.id, key_id: result.key_id, key: result.key, curl, reused: result.reused, panel }, () =>
         [
           `Demo team "${result.team.name}" (${result.team.id}), plan ${result.team.plan}`,
           ...(result.reused
@@ -77,6 +99,11 @@ export function demoCommand(): Command {
           '',
           'With the server running (npm start), try:',
           `  ${curl}`,
+          '',
+          `Panel: open ${panelUrl} in a browser and sign in as the demo owner (shown once):`,
+          `  e-mail: ${result.owner.email}`,
+          `  senha:  ${result.owner.password}`,
+          ...(result.owner.created ? [] : ['  (a new password: the earlier one no longer works, and its sessions ended)']),
         ].join('\n'),
       );
     });

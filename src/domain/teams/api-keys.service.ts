@@ -10,6 +10,8 @@ import type { TeamsService } from './teams.service.js';
 import { SCOPES, type ApiKeyView, type AuthContext, type CreateApiKeyInput, type Scope } from './api-keys.types.js';
 
 const KEY_PREFIX = 'ask_';
+/** `last_used_at` is kept to the minute: at most one write per key and minute, whatever the traffic. */
+const LAST_USED_RESOLUTION_MS = 60_000;
 /** Every key this service issues: the prefix and 32 random bytes in base64url. */
 const KEY_SHAPE = /^ask_[A-Za-z0-9_-]{43}$/;
 
@@ -28,6 +30,7 @@ function view(row: ApiKeyRow): ApiKeyView {
     scopes: row.scopes.split(' ') as Scope[],
     created_at: toApiTimestamp(row.created_at),
     revoked_at: toApiTimestampOrNull(row.revoked_at),
+    last_used_at: toApiTimestampOrNull(row.last_used_at),
   };
 }
 
@@ -55,6 +58,7 @@ export function createApiKeysService(db: DbExecutor, { teams, clock }: { teams: 
         scopes: scopes.join(' '),
         created_at: isoNow(clock),
         revoked_at: null,
+        last_used_at: null,
       } satisfies ApiKeyRow;
       await repo.insertApiKey(db, row);
       return { ...view(row), key };
@@ -73,10 +77,21 @@ export function createApiKeysService(db: DbExecutor, { teams, clock }: { teams: 
       return view(row);
     },
 
+    /** The key, or null for an unknown or malformed id (the panel checks its team before acting on it). */
+    async find(keyId: string): Promise<ApiKeyView | null> {
+      const id = canonicalId(keyId);
+      const row = id ? await repo.findApiKey(db, id) : undefined;
+      return row ? view(row) : null;
+    },
+
     /** The caller behind a presented key, or null when the key is unknown or revoked. */
     async authenticate(key: string): Promise<AuthContext | null> {
       const row = await repo.findActiveKeyByHash(db, hashApiKey(key));
       if (!row) return null;
+      const now = clock.now();
+      if (row.last_used_at === null || new Date(row.last_used_at).getTime() < now.getTime() - LAST_USED_RESOLUTION_MS) {
+        await repo.touchApiKey(db, row.id, now.toISOString(), new Date(now.getTime() - LAST_USED_RESOLUTION_MS).toISOString());
+      }
       return { keyId: row.id, teamId: row.team_id, plan: row.plan, scopes: new Set(row.scopes.split(' ')) };
     },
   };

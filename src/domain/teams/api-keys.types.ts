@@ -12,6 +12,8 @@ export interface ApiKeyView {
   scopes: Scope[];
   created_at: string;
   revoked_at: string | null;
+  /** Last authenticated request with this key (to the minute); null when never used. */
+  last_used_at: string | null;
 }
 
 /** Who is calling: what authentication gives a request. */

@@ -14,6 +14,8 @@ export async function updateWebhook(db: DbExecutor, id: string, patch: Updateabl
   return findWebhook(db, id);
 }
 
+export const deleteWebhook = (db: DbExecutor, id: string) => db.deleteFrom('webhooks').where('id', '=', id).execute();
+
 export const findEvent = (db: DbExecutor, id: string) => db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst();
 
 export const listAttempts = (db: DbExecutor, webhookId: string, limit: number) =>

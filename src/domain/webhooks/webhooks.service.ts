@@ -10,7 +10,7 @@ import { toApiTimestamp, toApiTimestampOrNull } from '../shared/time.js';
 import type { TeamsService } from '../teams/teams.service.js';
 import { queueDelivery } from './deliveries.repository.js';
 import * as repo from './webhooks.repository.js';
-import type { AttemptView, CreateWebhookInput, WebhookStatus, WebhookView } from './webhooks.types.js';
+import type { AttemptView, CreateWebhookInput, UpdateWebhookInput, WebhookStatus, WebhookView } from './webhooks.types.js';
 
 /** 256 random bits; the prefix makes a leaked secret easy to recognise. */
 const newSecret = () => `whsec_${randomBytes(32).toString('base64url')}`;
@@ -27,6 +27,7 @@ export function toWebhookView(row: WebhookRow): WebhookView {
     disabled_at: toApiTimestampOrNull(row.disabled_at),
     created_at: toApiTimestamp(row.created_at),
     updated_at: toApiTimestamp(row.updated_at),
+    description: row.description,
   };
 }
 
@@ -54,6 +55,13 @@ export function checkWebhookUrl(raw: string): string {
   if (url.username || url.password) throw validationError('A URL do webhook não pode conter usuário ou senha');
   if (raw.length > 2048) throw validationError('A URL do webhook deve ter no máximo 2048 caracteres');
   return url.toString();
+}
+
+/** Free text for people (what the endpoint is for); at most 500 characters, blank means none. */
+export function checkDescription(raw: string | null | undefined): string | null {
+  const text = raw?.trim() ?? '';
+  if (text.length > 500) throw validationError('A descrição do webhook deve ter no máximo 500 caracteres', 'description');
+  return text || null;
 }
 
 export function checkEventTypes(types: string[]): string[] {
@@ -90,6 +98,7 @@ export function createWebhooksService(db: Db, { teams, clock }: { teams: Pick<Te
         last_success_at: null,
         created_at: now,
         updated_at: now,
+        description: checkDescription(input.description),
       };
       await repo.insertWebhook(k, { ...row, created_at: now, updated_at: now, disabled_at: null, last_success_at: null });
       return { ...toWebhookView(row), secret: row.secret };
@@ -103,6 +112,23 @@ export function createWebhooksService(db: Db, { teams, clock }: { teams: Pick<Te
 
     async get(rawId: string): Promise<WebhookView> {
       return toWebhookView(await load(rawId));
+    },
+
+    /** Changes URL, events or description; the secret and the delivery history stay. */
+    async update(rawId: string, input: UpdateWebhookInput): Promise<WebhookView> {
+      const row = await load(rawId);
+      const patch: { url?: string; events?: string; description?: string | null } = {};
+      if (input.url !== undefined) patch.url = checkWebhookUrl(input.url);
+      if (input.events !== undefined) patch.events = JSON.stringify(checkEventTypes(input.events));
+      if (input.description !== undefined) patch.description = checkDescription(input.description);
+      return toWebhookView((await repo.updateWebhook(k, row.id, { ...patch, updated_at: isoNow(clock) }))!);
+    },
+
+    /** Deletes a webhook with its pending deliveries and attempt log (the events themselves stay). */
+    async remove(rawId: string): Promise<WebhookView> {
+      const row = await load(rawId);
+      await repo.deleteWebhook(k, row.id);
+      return toWebhookView(row);
     },
 
     async setStatus(rawId: string, status: WebhookStatus): Promise<WebhookView> {

@@ -12,6 +12,8 @@ export interface WebhookView {
   disabled_at: string | null;
   created_at: string;
   updated_at: string;
+  /** What the endpoint is for, as its owner wrote it (panel); null when none. */
+  description: string | null;
 }
 
 /** One line of a webhook's attempt log. */
@@ -32,4 +34,11 @@ export interface CreateWebhookInput {
   url: string;
   /** Event types; empty or absent: every type. */
   events?: string[];
+  description?: string | null;
+}
+
+export interface UpdateWebhookInput {
+  url?: string;
+  events?: string[];
+  description?: string | null;
 }

@@ -97,5 +97,7 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
       webhooks: webhooks() as never,
     },
     hideUntagged: true,
+    // The panel's routes have a document of their own (/panel/api/openapi.json, src/http/panel/panel-openapi.ts).
+    transform: ({ schema, url }) => ({ schema: url.startsWith('/panel/') ? { ...schema, hide: true } : schema, url }),
   });
 }

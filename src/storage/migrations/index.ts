@@ -4,6 +4,7 @@ import { initial } from './0001-initial.js';
 import { webhooks } from './0002-webhooks.js';
 import { idempotency } from './0003-idempotency.js';
 import { listPerformance } from './0004-list-performance.js';
+import { usersSessions } from './0007-users-sessions.js';
 
 /** One ordered migration set; each migration may ask for the few dialect-specific column types. */
 export function migrationProvider(dialect: DialectName): MigrationProvider {
@@ -14,6 +15,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
         '0002-webhooks': webhooks(dialect),
         '0003-idempotency': idempotency(dialect),
         '0004-list-performance': listPerformance(dialect),
+        '0007-users-sessions': usersSessions(dialect),
       });
     },
   };
