@@ -224,7 +224,14 @@ export interface PasswordLinkTable {
   used_at: Timestamp | null;
 }
 
+/** Panel test events, each addressed to one webhook only (migration 0007). */
+export interface WebhookTestEventTable {
+  event_id: string;
+  webhook_id: string;
+}
+
 export interface Database {
+  webhook_test_events: WebhookTestEventTable;
   users: UserTable;
   sessions: SessionTable;
   password_links: PasswordLinkTable;

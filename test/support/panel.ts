@@ -21,7 +21,8 @@ export interface PanelBrowser {
 
 const setCookieOf = (res: Response): string[] => [res.headers['set-cookie'] ?? []].flat().map(String);
 
-export function panelBrowser(h: Harness, ip = '127.0.0.1'): PanelBrowser {
+/** Each browser comes from an address of its own unless told (sign-in is throttled per address). */
+export function panelBrowser(h: Harness, ip = `10.${(++counter >> 16) & 255}.${(counter >> 8) & 255}.${counter & 255}`): PanelBrowser {
   const browser: PanelBrowser = {
     cookie: null,
     csrf: null,

@@ -1,6 +1,7 @@
 import type { DbExecutor } from '../../storage/executor.js';
 import type { Phase } from './teams.types.js';
-import type { NewTeamRow } from '../../storage/database.js';
+import type { Updateable } from 'kysely';
+import type { NewTeamRow, TeamTable } from '../../storage/database.js';
 
 export async function insertTeam(db: DbExecutor, team: NewTeamRow, phases: Phase[]): Promise<void> {
   await db.transaction().execute(async (trx) => {
@@ -25,3 +26,8 @@ export const listPhases = (db: DbExecutor, teamId: string): Promise<Phase[]> =>
 
 export const findPhase = (db: DbExecutor, teamId: string, name: string) =>
   db.selectFrom('team_phases').select(['name', 'position', 'probability']).where('team_id', '=', teamId).where('name', '=', name).executeTakeFirst();
+
+export async function updateTeam(db: DbExecutor, id: string, patch: Updateable<TeamTable>) {
+  if (Object.keys(patch).length) await db.updateTable('teams').set(patch).where('id', '=', id).execute();
+  return findTeam(db, id);
+}

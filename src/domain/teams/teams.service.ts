@@ -1,11 +1,11 @@
 import type { DbExecutor } from '../../storage/executor.js';
-import { validationError } from '../shared/errors.js';
+import { notFound, validationError } from '../shared/errors.js';
 import { canonicalId, newId } from '../shared/ids.js';
 import { isoNow, type Clock } from '../shared/clock.js';
 import { toApiTimestamp } from '../shared/time.js';
 import type { TeamRow } from '../../storage/database.js';
 import * as repo from './teams.repository.js';
-import { PLANS, type CreateTeamInput, type Phase, type Plan, type TeamView } from './teams.types.js';
+import { PLANS, type CreateTeamInput, type Phase, type Plan, type TeamView, type UpdateTeamInput } from './teams.types.js';
 
 /** The contract's default pipeline with its suggested win probabilities. */
 export const DEFAULT_PHASES: Phase[] = [
@@ -50,6 +50,25 @@ export function createTeamsService(db: DbExecutor, { clock }: { clock: Clock }) 
     async findByName(name: string): Promise<TeamView | null> {
       const team = await repo.findOldestTeamByName(db, name);
       return team ? view(team) : null;
+    },
+
+    /** Name and alert e-mail (the panel's Settings -> Team); the same checks as creation. */
+    async update(id: string, input: UpdateTeamInput): Promise<TeamView> {
+      const canonical = canonicalId(id);
+      const team = canonical ? await repo.findTeam(db, canonical) : undefined;
+      if (!team) throw notFound('Time não encontrado');
+      const patch: { name?: string; alert_email?: string | null } = {};
+      if (input.name !== undefined) {
+        const name = input.name.trim();
+        if (!name) throw validationError('O nome do time é obrigatório', 'name');
+        patch.name = name;
+      }
+      if (input.alertEmail !== undefined) {
+        const email = input.alertEmail?.trim() || null;
+        if (email && !EMAIL.test(email)) throw validationError('E-mail de alerta inválido', 'alert_email');
+        patch.alert_email = email;
+      }
+      return view((await repo.updateTeam(db, team.id, patch))!);
     },
 
     /** The team, or null for an unknown or malformed id. */

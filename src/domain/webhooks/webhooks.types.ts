@@ -42,3 +42,28 @@ export interface UpdateWebhookInput {
   events?: string[];
   description?: string | null;
 }
+
+/** One delivery of an event to a webhook, with every attempt (the panel's delivery log). */
+export interface DeliveryLogEntry {
+  id: string;
+  event_id: string;
+  event_type: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  attempts_count: number;
+  next_attempt_at: string | null;
+  last_attempt_at: string | null;
+  completed_at: string | null;
+  created_at: string;
+  attempts: Array<Omit<AttemptView, 'event_id' | 'event_type'>>;
+}
+
+/** How a webhook has been doing: what the panel's list shows beside its configuration. */
+export interface WebhookHealth {
+  /** Share of deliveries finished in the last 30 days that succeeded (0 to 1); null when none finished. */
+  success_rate: number | null;
+  last_delivery_at: string | null;
+  /** HTTP status of the latest attempt; null when it got no answer (timeout, refused) or there was none. */
+  last_delivery_status: number | null;
+  /** The latest attempt's outcome: ok (2xx), failed, or null when there was none. */
+  last_delivery_ok: boolean | null;
+}

@@ -6,12 +6,18 @@ import type { TeamsService } from '../../domain/teams/teams.service.js';
 import type { UsersService } from '../../domain/users/users.service.js';
 import { registerPanelAuth } from './panel-auth.js';
 import { sessionRoutes } from './session.routes.js';
+import { settingsRoutes } from './settings.routes.js';
+import { webhooksRoutes } from './webhooks.routes.js';
+import type { ApiKeysService } from '../../domain/teams/api-keys.service.js';
+import type { WebhooksService } from '../../domain/webhooks/webhooks.service.js';
 
 /** What the panel's routes call: the same domain services as the public API and the CLI. */
 export interface PanelDeps {
   sessions: SessionsService;
   users: UsersService;
   teams: TeamsService;
+  keys: ApiKeysService;
+  webhooks: WebhooksService;
   signInLimiter: SignInLimiter;
 }
 
@@ -21,6 +27,8 @@ export function panelApi(deps: PanelDeps): FastifyPluginAsync {
     await app.register(cookie);
     await registerPanelAuth(app, deps.sessions);
     await app.register(sessionRoutes(deps));
+    await app.register(settingsRoutes(deps));
+    await app.register(webhooksRoutes(deps.webhooks));
     app.get('/openapi.json', { config: { panel: { role: null } }, schema: { hide: true } }, async () => app.panelSwagger());
   };
 }

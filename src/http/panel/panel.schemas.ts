@@ -67,3 +67,153 @@ export const failure = (description: string, ...examples: Array<[code: string, m
 });
 
 export const NoContent = Type.Null({ description: 'Done; no body.' });
+
+export const Page = <T extends TSchema>(item: T) =>
+  Type.Object(
+    {
+      success: Type.Literal(true),
+      data: Type.Array(item),
+      pagination: Type.Object({ page: Type.Integer(), limit: Type.Integer(), total: Type.Integer(), pages: Type.Integer() }, closed),
+    },
+    closed,
+  );
+export const List = <T extends TSchema>(item: T) => Type.Object({ success: Type.Literal(true), data: Type.Array(item) }, closed);
+
+export const Team = Type.Object(
+  {
+    id: Id,
+    name: Type.String(),
+    plan: Type.Enum([...PLANS]),
+    alert_email: nullable(Type.String()),
+    time_zone: Type.Optional(Type.String({ description: 'IANA time zone (once the teams carry one).' })),
+    created_at: Timestamp,
+  },
+  closed,
+);
+export const TeamBody = Type.Object(
+  {
+    name: Type.Optional(Type.String({ maxLength: 200 })),
+    alert_email: Type.Optional(nullable(Type.String({ maxLength: 254 }))),
+  },
+  closed,
+);
+
+export const UserCreateBody = Type.Object(
+  { email: Type.String({ maxLength: 320 }), name: Type.String({ maxLength: 200 }), role: Type.Enum([...ROLES]) },
+  closed,
+);
+export const UserUpdateBody = Type.Object(
+  { name: Type.Optional(Type.String({ maxLength: 200 })), role: Type.Optional(Type.Enum([...ROLES])), active: Type.Optional(Type.Boolean()) },
+  closed,
+);
+export const UserWithLink = Type.Object(
+  {
+    ...User.properties,
+    set_password_url: Type.String({ description: 'One-time link (72 h) for the person to choose a password; shown once.' }),
+    set_password_expires_at: Timestamp,
+  },
+  closed,
+);
+export const PasswordLinkAnswer = Type.Object({ set_password_url: Type.String(), set_password_expires_at: Timestamp }, closed);
+
+export const ApiKey = Type.Object(
+  {
+    id: Id,
+    name: nullable(Type.String()),
+    prefix: Type.String({ description: 'First characters of the key, to recognise it.' }),
+    scopes: Type.Array(Type.String()),
+    created_at: Timestamp,
+    last_used_at: nullable(Timestamp),
+    revoked_at: nullable(Timestamp),
+  },
+  closed,
+);
+export const ApiKeyCreated = Type.Object({ ...ApiKey.properties, key: Type.String({ description: 'The key itself: shown this once, never again.' }) }, closed);
+export const KeyCreateBody = Type.Object(
+  { name: Type.String({ maxLength: 100 }), scopes: Type.Array(Type.String({ maxLength: 50 }), { maxItems: 50 }) },
+  closed,
+);
+
+export const ScopeItem = Type.Object({ scope: Type.String(), label: Type.String() }, closed);
+export const EventTypeItem = Type.Object(
+  {
+    type: Type.String(),
+    area: Type.String({ description: 'deal, client, vehicle, activity, financial' }),
+    area_label: Type.String(),
+    label: Type.String(),
+    emitted: Type.Boolean({ description: 'False for kinds the contract announces that nothing emits yet.' }),
+  },
+  closed,
+);
+
+const webhookFields = {
+  id: Id,
+  url: Type.String(),
+  description: nullable(Type.String()),
+  events: Type.Array(Type.String(), { description: 'Subscribed kinds; empty means every kind.' }),
+  enabled: Type.Boolean(),
+  status: Type.Enum(['enabled', 'disabled']),
+  disabled_reason: nullable(Type.String({ description: 'Why it is disabled (manually, or after repeated failures).' })),
+  disabled_at: nullable(Timestamp),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  success_rate: nullable(Type.Number({ minimum: 0, maximum: 1, description: 'Share of deliveries finished in the last 30 days that succeeded.' })),
+  last_delivery_at: nullable(Timestamp),
+  last_delivery_status: nullable(Type.Integer({ description: 'HTTP status of the latest attempt; null without an answer.' })),
+  last_delivery_ok: nullable(Type.Boolean()),
+};
+export const Webhook = Type.Object(webhookFields, closed);
+export const WebhookWithSecret = Type.Object({ ...webhookFields, secret: Type.String({ description: 'The signing secret (whsec_…).' }) }, closed);
+export const WebhookCreateBody = Type.Object(
+  {
+    url: Type.String({ maxLength: 2048 }),
+    description: Type.Optional(nullable(Type.String({ maxLength: 500 }))),
+    events: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 100 })),
+  },
+  closed,
+);
+export const WebhookUpdateBody = Type.Object(
+  {
+    url: Type.Optional(Type.String({ maxLength: 2048 })),
+    description: Type.Optional(nullable(Type.String({ maxLength: 500 }))),
+    events: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 100 })),
+    enabled: Type.Optional(Type.Boolean()),
+  },
+  closed,
+);
+export const Secret = Type.Object({ id: Id, secret: Type.String() }, closed);
+export const Attempt = Type.Object(
+  {
+    attempt: Type.Integer(),
+    attempted_at: Timestamp,
+    status_code: nullable(Type.Integer()),
+    error_class: nullable(Type.String()),
+    duration_ms: Type.Integer(),
+    response_body: nullable(Type.String({ description: 'The start of the answer body.' })),
+    next_attempt_at: nullable(Timestamp),
+  },
+  closed,
+);
+export const Delivery = Type.Object(
+  {
+    id: Id,
+    event_id: Type.String(),
+    event_type: Type.String(),
+    status: Type.Enum(['pending', 'succeeded', 'failed']),
+    attempts_count: Type.Integer(),
+    next_attempt_at: nullable(Timestamp),
+    last_attempt_at: nullable(Timestamp),
+    completed_at: nullable(Timestamp),
+    created_at: Timestamp,
+    attempts: Type.Array(Attempt),
+  },
+  closed,
+);
+export const Queued = Type.Object({ event_id: Type.String(), webhook_ids: Type.Array(Id) }, closed);
+export const Recovered = Type.Object({ webhook_id: Id, queued: Type.Integer() }, closed);
+export const RecoverBody = Type.Object({ since: Type.String({ format: 'date-time', description: 'ISO 8601, e.g. 2026-11-22T10:00:00Z' }) }, closed);
+export const PageQuery = Type.Object(
+  { page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })) },
+  closed,
+);
+export const DeliveryParams = Type.Object({ id: Type.String({ maxLength: 100 }), deliveryId: Type.String({ maxLength: 100 }) });

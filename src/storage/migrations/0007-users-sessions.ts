@@ -56,6 +56,14 @@ export function usersSessions(dialect: DialectName) {
         .execute();
       await db.schema.createIndex('password_links_user_idx').on('password_links').columns(['user_id']).execute();
 
+      // Test events sent from the panel ("send test event"): addressed to one webhook only, so that
+      // a resend to every webhook or another webhook's recovery never sends them.
+      await db.schema
+        .createTable('webhook_test_events')
+        .addColumn('event_id', 'text', (c) => c.primaryKey().references('events.id').onDelete('cascade'))
+        .addColumn('webhook_id', t.uuid, (c) => c.notNull().references('webhooks.id').onDelete('cascade'))
+        .execute();
+
       await db.schema.alterTable('webhooks').addColumn('description', 'text').execute();
       await db.schema.alterTable('api_keys').addColumn('last_used_at', t.timestamp).execute();
     },
