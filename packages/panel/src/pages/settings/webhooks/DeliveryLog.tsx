@@ -28,7 +28,7 @@ const ERROR_LABELS: Record<string, string> = {
   http: 'Resposta de erro do servidor',
 };
 
-export function DeliveryLog({ webhookId }: { webhookId: string }) {
+export function DeliveryLog({ webhookId, canWrite }: { webhookId: string; canWrite: boolean }) {
   const [page, setPage] = useState(1);
   const [open, setOpen] = useState<Set<string>>(new Set());
   const [recovering, setRecovering] = useState(false);
@@ -120,14 +120,16 @@ export function DeliveryLog({ webhookId }: { webhookId: string }) {
                         {formatDateTime(d.created_at)}
                       </td>
                       <td className="actions">
-                        <Button
-                          size="sm"
-                          icon={<RotateCw size={14} aria-hidden />}
-                          loading={resend.isPending && resend.variables === d.id}
-                          onClick={() => resend.mutate(d.id)}
-                        >
-                          Reenviar
-                        </Button>
+                        {canWrite ? (
+                          <Button
+                            size="sm"
+                            icon={<RotateCw size={14} aria-hidden />}
+                            loading={resend.isPending && resend.variables === d.id}
+                            onClick={() => resend.mutate(d.id)}
+                          >
+                            Reenviar
+                          </Button>
+                        ) : null}
                       </td>
                     </tr>
                     {expanded ? (
@@ -166,9 +168,11 @@ export function DeliveryLog({ webhookId }: { webhookId: string }) {
           <h2>Registro de entregas</h2>
           <p>Cada evento enviado, com as tentativas: status HTTP, tempo de resposta e o começo da resposta.</p>
         </div>
-        <Button icon={<History size={16} aria-hidden />} onClick={() => setRecovering(true)}>
-          Recuperar falhas desde…
-        </Button>
+        {canWrite ? (
+          <Button icon={<History size={16} aria-hidden />} onClick={() => setRecovering(true)}>
+            Recuperar falhas desde…
+          </Button>
+        ) : null}
       </div>
       {body}
       <RecoverDialog open={recovering} onClose={() => setRecovering(false)} base={base} webhookId={webhookId} />

@@ -93,26 +93,28 @@ function WebhookView({ webhook: w }: { webhook: Webhook }) {
               <p>{w.description || 'Sem descrição'}</p>
             </div>
           </div>
-          <div className="row">
-            <Button icon={<Send size={16} aria-hidden />} loading={sendTest.isPending} onClick={() => sendTest.mutate()} disabled={!w.enabled}>
-              Enviar evento de teste
-            </Button>
-            <Link to="editar" className="btn">
-              <Pencil size={16} aria-hidden /> Editar
-            </Link>
-            {w.enabled ? (
-              <Button icon={<PowerOff size={16} aria-hidden />} onClick={() => setDisabling(true)}>
-                Desativar
+          {can.editWebhooks ? (
+            <div className="row">
+              <Button icon={<Send size={16} aria-hidden />} loading={sendTest.isPending} onClick={() => sendTest.mutate()} disabled={!w.enabled}>
+                Enviar evento de teste
               </Button>
-            ) : (
-              <Button icon={<Power size={16} aria-hidden />} loading={setEnabled.isPending} onClick={() => setEnabled.mutate({ enabled: true })}>
-                Ativar
+              <Link to="editar" className="btn">
+                <Pencil size={16} aria-hidden /> Editar
+              </Link>
+              {w.enabled ? (
+                <Button icon={<PowerOff size={16} aria-hidden />} onClick={() => setDisabling(true)}>
+                  Desativar
+                </Button>
+              ) : (
+                <Button icon={<Power size={16} aria-hidden />} loading={setEnabled.isPending} onClick={() => setEnabled.mutate({ enabled: true })}>
+                  Ativar
+                </Button>
+              )}
+              <Button variant="danger-ghost" icon={<Trash2 size={16} aria-hidden />} onClick={() => setDeleting(true)}>
+                Excluir
               </Button>
-            )}
-            <Button variant="danger-ghost" icon={<Trash2 size={16} aria-hidden />} onClick={() => setDeleting(true)}>
-              Excluir
-            </Button>
-          </div>
+            </div>
+          ) : null}
         </div>
         <div className="card-body">
           {!w.enabled ? (
@@ -145,9 +147,9 @@ function WebhookView({ webhook: w }: { webhook: Webhook }) {
         </div>
       </div>
 
-      <SecretCard webhookId={w.id} canReveal={can.revealSecret} />
+      {can.editWebhooks ? <SecretCard webhookId={w.id} canReveal={can.revealSecret} /> : null}
 
-      <DeliveryLog webhookId={w.id} />
+      <DeliveryLog webhookId={w.id} canWrite={can.editWebhooks} />
 
       <DisableDialog open={disabling} onClose={() => setDisabling(false)} mutation={setEnabled} />
       <Dialog

@@ -1,6 +1,7 @@
 import { Plus, Webhook as WebhookIcon } from 'lucide-react';
 import { useEffect } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { permissions, useCurrentSession } from '../../../auth/session';
 import { formatPercent, formatRelative } from '../../../ui/format';
 import { EmptyState, ErrorState, Loading } from '../../../ui/States';
 import { eventsSummary, useWebhooks } from './hooks';
@@ -9,15 +10,16 @@ import { LastAttempt, WebhookStatus } from './WebhookStatus';
 export function WebhooksList() {
   const list = useWebhooks();
   const navigate = useNavigate();
+  const can = permissions(useCurrentSession().user.role);
   useEffect(() => {
     document.title = 'Webhooks · Configurações · autosales';
   }, []);
 
-  const newButton = (
+  const newButton = can.editWebhooks ? (
     <Link to="novo" className="btn btn-primary">
       <Plus size={16} aria-hidden /> Novo webhook
     </Link>
-  );
+  ) : null;
 
   let body;
   if (list.isPending) body = <Loading />;
