@@ -12,6 +12,7 @@ import { dealsRoutes } from './http/routes/deals.routes.js';
 import { healthRoutes } from './http/routes/health.routes.js';
 import { homeRoutes } from './http/routes/home.routes.js';
 import { unavailableRoutes } from './http/routes/unavailable.routes.js';
+import { vehiclesRoutes } from './http/routes/vehicles.routes.js';
 import { validatorCompiler } from './http/validator.js';
 import { registerOpenApi } from './http/openapi/openapi.plugin.js';
 import { registerDocsPage } from './http/openapi/docs-page.js';
@@ -101,6 +102,7 @@ export async function buildApp({
     async (api) => {
       await api.register(dealsRoutes(services.deals));
       await api.register(clientsRoutes(services.clients));
+      await api.register(vehiclesRoutes(services.vehicles));
       await api.register(unavailableRoutes);
       await api.register(openApiRoutes);
     },

@@ -14,6 +14,7 @@ export interface Config {
   /** Fastify trustProxy: false, true, or a comma-separated list of proxy addresses/CIDRs. */
   trustProxy: boolean | string;
   metrics: MetricsConfig;
+  scheduler: SchedulerConfig;
   panel: PanelConfig;
 }
 
@@ -25,6 +26,14 @@ export interface PanelConfig {
   sessionIdleMinutes: number;
   /** PANEL_SESSION_MAX_DAYS (default 7): a session ends this long after sign-in. */
   sessionMaxDays: number;
+}
+
+/** The scheduler of time-driven events (activity.due_soon, activity.overdue, financial.overdue). */
+export interface SchedulerConfig {
+  /** SCHEDULER=off: this process (serve or worker) runs no scheduler. */
+  enabled: boolean;
+  /** SCHEDULER_POLL_MS: time between two looks at what is due (at most 60 s, so no event is more than a minute late). */
+  pollMs: number;
 }
 
 /**
@@ -144,6 +153,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     smtpUrl: env.SMTP_URL || null,
     alertEmailFrom: env.ALERT_EMAIL_FROM || 'autosales <alertas@autosales.local>',
     metrics: metricsConfig(env, problems),
+    scheduler: {
+      enabled: flag(env, 'SCHEDULER', true, problems),
+      pollMs: integer(env, 'SCHEDULER_POLL_MS', 15_000, 100, 60_000, problems),
+    },
     panel: {
       publicUrl: env.PUBLIC_URL ? env.PUBLIC_URL.replace(/\/+$/, '') : null,
       sessionIdleMinutes: integer(env, 'PANEL_SESSION_IDLE_MINUTES', 720, 5, 43_200, problems),
@@ -161,6 +174,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     webhooks: Object.freeze({ ...config.webhooks }),
     rateLimits: Object.freeze({ ...config.rateLimits }),
     metrics: Object.freeze({ ...config.metrics }),
+    scheduler: Object.freeze({ ...config.scheduler }),
     panel: Object.freeze({ ...config.panel }),
   });
 }

@@ -4,6 +4,7 @@ import { sessionSettingsOf, type Config } from './config.js';
 import { createDb, type Db } from './storage/db.js';
 import { migrateToLatest } from './storage/migrator.js';
 import { createConfiguredWorker } from './worker/worker-runtime.js';
+import { createScheduler } from './scheduler/scheduler.js';
 import { createRateLimiter } from './domain/ratelimit/rate-limiter.js';
 import { createRedis } from './domain/ratelimit/redis-client.js';
 import { createSignInLimiter } from './domain/ratelimit/sign-in-limiter.js';
@@ -71,6 +72,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
     ? createConfiguredWorker({ services, dialect: db.dialect, config, logger: app.log, onAttempt: (result) => metrics.webhookAttempt(result) })
     : null;
   worker?.start();
+  // Time-driven events; safe in every process at once (the claim is in the database). SCHEDULER=off: none here.
+  const scheduler = config.scheduler.enabled ? createScheduler({ schedule: services.schedule, logger: app.log, pollMs: config.scheduler.pollMs }) : null;
+  scheduler?.start();
   // Idempotency records are replayable for 24 h; older ones are dropped once an hour.
   const purge = setInterval(() => {
     services.idempotency.purgeExpired().catch((error: unknown) => app.log.warn({ err: error }, 'falha ao limpar chaves de idempotência expiradas'));
@@ -87,7 +91,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       (closing ??= (async () => {
         // Stop accepting and let in-flight requests and the delivery in progress finish, then close the database.
         clearInterval(purge);
-        await Promise.all([connections.drain().then(() => app.close()), worker?.close(), metricsServer?.close()]);
+        await Promise.all([connections.drain().then(() => app.close()), worker?.close(), scheduler?.stop(), metricsServer?.close()]);
         await db.close();
         redis?.disconnect();
       })()),

@@ -1,16 +1,21 @@
 import { createClientsService } from '../domain/clients/clients.service.js';
 import { createDealsService } from '../domain/deals/deals.service.js';
 import { createIdempotencyService } from '../domain/idempotency/idempotency.service.js';
+import { createPhasesService } from '../domain/phases/phases.service.js';
 import { systemClock, type Clock } from '../domain/shared/clock.js';
 import { createApiKeysService } from '../domain/teams/api-keys.service.js';
 import { createTeamsService } from '../domain/teams/teams.service.js';
 import { createDeliveriesService } from '../domain/webhooks/deliveries.service.js';
 import { createWebhooksService } from '../domain/webhooks/webhooks.service.js';
+import { createVehiclesService } from '../domain/vehicles/vehicles.service.js';
 import type { Db } from '../storage/db.js';
 import { createSessionsService } from '../domain/sessions/sessions.service.js';
 import type { SessionSettings } from '../domain/sessions/sessions.types.js';
 import { createUsersService } from '../domain/users/users.service.js';
 import type { PasswordHashing } from '../domain/users/password.js';
+import { createActivitiesService } from '../domain/activities/activities.service.js';
+import { createFinancialService } from '../domain/financial/financial.service.js';
+import { createScheduleService } from '../domain/schedule/schedule.service.js';
 
 export interface ServicesOptions {
   /** The time every service reads: the system clock unless a test (or a replay) injects another. */
@@ -41,6 +46,11 @@ export function createServices(db: Db, options: ServicesOptions = {}) {
     deliveries: createDeliveriesService(db, { clock }),
     sessions,
     users: createUsersService(db.kysely, { teams, sessions, clock, hashing: options.passwordHashing }),
+    phases: createPhasesService(db),
+    vehicles: createVehiclesService(db, { clock }),
+    activities: createActivitiesService(db, { clock }),
+    financial: createFinancialService(db, { clock }),
+    schedule: createScheduleService(db, { clock }),
   };
 }
 

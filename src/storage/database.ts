@@ -9,6 +9,8 @@ export interface TeamTable {
   plan: 'starter' | 'professional' | 'autoshopping';
   alert_email: string | null;
   created_at: Timestamp;
+  /** IANA time zone (migration 0006; default America/Sao_Paulo). */
+  time_zone: ColumnType<string, string | undefined, string>;
 }
 
 export interface TeamPhaseTable {
@@ -176,13 +178,131 @@ export interface IdempotencyKeyTable {
   updated_at: Timestamp;
 }
 
+/** A phase of a team's vehicle board (migration 0005), apart from the deal pipeline in team_phases. */
+export interface VehiclePhaseTable {
+  team_id: string;
+  name: string;
+  position: number;
+}
+
+export interface VehicleTable {
+  id: string;
+  team_id: string;
+  title: string;
+  brand: string;
+  model: string;
+  version: string | null;
+  /** As sent; `plate_key` is the canonical (Mercosul) form the unique index holds. */
+  plate: string | null;
+  plate_key: string | null;
+  /** As sent; `renavam_key` is the 11-digit form. */
+  renavam: string | null;
+  renavam_key: string | null;
+  /** As sent; `chassis_key` is upper-cased. */
+  chassis: string | null;
+  chassis_key: string | null;
+  manufacture_year: number | null;
+  model_year: number | null;
+  mileage: number | null;
+  color: string | null;
+  fuel: string | null;
+  transmission: string | null;
+  body_type: string | null;
+  doors: number | null;
+  condition: 'novo' | 'seminovo' | 'usado';
+  fipe_code: string | null;
+  price_cents: number | null;
+  purchase_price_cents: number | null;
+  phase: string;
+  status: 'ativo' | 'vendido' | 'arquivado';
+  sold_at: Timestamp | null;
+  description: string | null;
+  /** JSON arrays of strings. */
+  features: string;
+  tags: string;
+  store_id: string | null;
+  /** Folded title, brand, model, version, plate forms and chassis. */
+  search_text: string;
+  title_key: string;
+  brand_key: string;
+  model_key: string;
+  archived_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 /** Rows per team, table and status, summed over slots; kept by triggers (migration 0004). */
 export interface RecordCountTable {
   team_id: string;
-  resource: 'deals' | 'clients';
+  resource: 'deals' | 'clients' | 'vehicles';
   status: string;
   slot: number;
   n: number;
+}
+
+export interface TeamPreviewTable {
+  team_id: string;
+  area: string;
+  enabled_at: Timestamp;
+}
+
+export interface ActivityTable {
+  id: string;
+  team_id: string;
+  type: 'task' | 'deadline' | 'meeting' | 'call' | 'email' | 'note';
+  title: string;
+  description: string | null;
+  status: 'pending' | 'in_progress' | 'completed' | 'cancelled';
+  priority: 'alta' | 'media' | 'baixa';
+  priority_rank: number;
+  due_at: Timestamp | null;
+  deal_id: string | null;
+  client_id: string | null;
+  vehicle_id: string | null;
+  responsible_id: string | null;
+  completed_at: Timestamp | null;
+  cancelled_at: Timestamp | null;
+  title_key: string;
+  search_text: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface FinancialRecordTable {
+  id: string;
+  team_id: string;
+  type: 'revenue' | 'expense' | 'cost';
+  category: string;
+  description: string;
+  amount_cents: number;
+  due_date: string;
+  overdue_at: Timestamp;
+  status: 'pending' | 'paid' | 'cancelled';
+  paid_at: Timestamp | null;
+  payment_method: string | null;
+  deal_id: string | null;
+  client_id: string | null;
+  vehicle_id: string | null;
+  notes: string | null;
+  cancelled_at: Timestamp | null;
+  search_text: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** One time-driven event of a record, armed for one due time (migration 0006). */
+export interface ScheduledEventTable {
+  id: string;
+  team_id: string;
+  subject_type: 'activity' | 'financial';
+  subject_id: string;
+  kind: string;
+  due_key: string;
+  fire_at: Timestamp;
+  status: 'armed' | 'fired' | 'disarmed' | 'skipped';
+  fired_at: Timestamp | null;
+  event_id: string | null;
+  updated_at: Timestamp;
 }
 
 export interface UserTable {
@@ -231,10 +351,14 @@ export interface WebhookTestEventTable {
 }
 
 export interface Database {
-  webhook_test_events: WebhookTestEventTable;
   users: UserTable;
   sessions: SessionTable;
   password_links: PasswordLinkTable;
+  webhook_test_events: WebhookTestEventTable;
+  team_previews: TeamPreviewTable;
+  activities: ActivityTable;
+  financial_records: FinancialRecordTable;
+  scheduled_events: ScheduledEventTable;
   record_counts: RecordCountTable;
   idempotency_keys: IdempotencyKeyTable;
   events: EventTable;
@@ -246,6 +370,8 @@ export interface Database {
   api_keys: ApiKeyTable;
   deals: DealTable;
   clients: ClientTable;
+  vehicles: VehicleTable;
+  vehicle_phases: VehiclePhaseTable;
 }
 
 export type TeamRow = Selectable<TeamTable>;
@@ -262,6 +388,16 @@ export type EventRow = Selectable<EventTable>;
 export type WebhookRow = Selectable<WebhookTable>;
 export type DeliveryRow = Selectable<DeliveryTable>;
 export type DeliveryAttemptRow = Selectable<DeliveryAttemptTable>;
+export type VehicleRow = Selectable<VehicleTable>;
+export type NewVehicleRow = Insertable<VehicleTable>;
+export type VehicleUpdate = Updateable<VehicleTable>;
+export type ActivityRow = Selectable<ActivityTable>;
+export type NewActivityRow = Insertable<ActivityTable>;
+export type ActivityUpdate = Updateable<ActivityTable>;
+export type FinancialRow = Selectable<FinancialRecordTable>;
+export type NewFinancialRow = Insertable<FinancialRecordTable>;
+export type FinancialUpdate = Updateable<FinancialRecordTable>;
+export type ScheduledEventRow = Selectable<ScheduledEventTable>;
 export type UserRow = Selectable<UserTable>;
 export type SessionRow = Selectable<SessionTable>;
 export type PasswordLinkRow = Selectable<PasswordLinkTable>;

@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { searchCondition } from '../../src/domain/shared/search-sql.js';
 import { createServices } from '../../src/app/services.js';
+import { newId } from '../../src/domain/shared/ids.js';
+import { DEFAULT_PHASES } from '../../src/domain/teams/teams.service.js';
 import type { Database } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrator.js';
 import { migrationProvider } from '../../src/storage/migrations/index.js';
@@ -237,8 +239,14 @@ for (const dialect of DIALECTS) {
         const migrator = new Migrator({ db: kysely, provider: migrationProvider(dialect) });
         const before = await migrator.migrateTo('0003-idempotency');
         expect(before.error).toBeUndefined();
-        const { teams, keys } = createServices(testDb.db);
-        const team = await teams.create({ name: 'Loja antiga' });
+        const { keys } = createServices(testDb.db);
+        // The schema of 0003 (teams.create also writes tables of later migrations).
+        const team = { id: newId(), name: 'Loja antiga', plan: 'starter' as const, alert_email: null, created_at: new Date().toISOString() };
+        await kysely.insertInto('teams').values(team).execute();
+        await kysely
+          .insertInto('team_phases')
+          .values(DEFAULT_PHASES.map((p) => ({ ...p, team_id: team.id })))
+          .execute();
         const { key } = await keys.create({ teamId: team.id });
         const app = await buildApp({ db: testDb.db });
         const call = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) =>

@@ -85,12 +85,16 @@ describe('OpenAPI document', () => {
     const payload = won.requestBody.content['application/json'].schema;
     expect(payload.required).toEqual(['id', 'type', 'api_version', 'created_at', 'data', 'team_id', 'webhook_id']);
     expect(payload.properties.data.properties.object.title).toBe('Deal');
+    // Vehicle events carry exactly the contract's eight vehicle fields.
+    const sold = doc.webhooks['vehicle.sold'].post.requestBody.content['application/json'].schema.properties.data.properties.object;
+    expect(sold.title).toBe('VehicleEventObject');
+    expect(Object.keys(sold.properties)).toEqual(['id', 'title', 'brand', 'model', 'price', 'phase', 'status', 'created_at']);
   });
 
   it('marks the event kinds nothing emits yet (x-emitted: false and a sentence), from one list', () => {
     for (const type of EVENT_TYPES) {
       const op = doc.webhooks[type].post;
-      const announcedOnly = /^(vehicle|activity|financial)\./.test(type);
+      const announcedOnly = /^(activity|financial)\./.test(type);
       expect(NOT_YET_EMITTED.has(type), type).toBe(announcedOnly);
       expect(op['x-emitted'], type).toBe(!announcedOnly);
       if (announcedOnly) expect(op.description).toMatch(/^Not emitted yet/);
@@ -161,6 +165,7 @@ describe.each(DIALECTS)('OpenAPI request examples are valid requests (%s)', (dia
     const ids: Record<string, () => Promise<string>> = {
       '/api/v1/deals/{id}': async () => (await me.post('/deals', { title: 'Alvo do exemplo' })).body.data.id,
       '/api/v1/clients/{id}': async () => (await me.post('/clients', { type: 'PJ', name: 'Alvo do exemplo' })).body.data.id,
+      '/api/v1/vehicles/{id}': async () => (await me.post('/vehicles', { title: 'Alvo do exemplo', brand: 'Fiat', model: 'Argo' })).body.data.id,
     };
     let sent = 0;
     for (const [path, item] of Object.entries<any>(doc.paths)) {
@@ -188,7 +193,7 @@ describe.each(DIALECTS)('OpenAPI request examples are valid requests (%s)', (dia
         }
       }
     }
-    // POST and PUT of deals (one example each) and clients (PF and PJ on POST): 5 examples, twice.
-    expect(sent).toBe(10);
+    // POST and PUT of deals and vehicles (one example each) and clients (PF and PJ on POST): 7 examples, twice.
+    expect(sent).toBe(14);
   });
 });

@@ -63,8 +63,7 @@ describe('the panel role table covers every registered /panel/api route', () => 
       expect(route in ROLE_OF, `${route} is missing from the role table`).toBe(true);
       expect(panel!.role, route).toBe(ROLE_OF[route]);
     }
-    // Boards arrive with the phases service; until then the table may name them ahead.
-    const missing = Object.keys(ROLE_OF).filter((r) => !registered.has(r) && !r.includes('/boards/'));
+    const missing = Object.keys(ROLE_OF).filter((r) => !registered.has(r));
     expect(missing).toEqual([]);
   });
 });

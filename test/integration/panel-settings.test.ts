@@ -34,6 +34,45 @@ describe.each(DIALECTS)('panel settings (%s)', (dialect) => {
     expect((await browser.get('/session')).body.data.team.name).toBe('Loja Nova');
   });
 
+  it('team time zone: through the same service as the financial records; an unknown zone is refused before anything changes', async () => {
+    const { browser } = await signedIn(rig.h, 'owner');
+    expect((await browser.get('/team')).body.data.time_zone).toBe('America/Sao_Paulo');
+    const bad = await browser.put('/team', { name: 'Não muda', time_zone: 'Marte/Olympus' });
+    expectError(bad, 400, 'VALIDATION_ERROR', "Fuso horário desconhecido: 'Marte/Olympus' (use um nome IANA, ex.: America/Sao_Paulo)", { field: 'time_zone' });
+    expect((await browser.get('/team')).body.data.name).not.toBe('Não muda');
+    const changed = await browser.put('/team', { time_zone: 'America/Manaus' });
+    expect(changed.body.data.time_zone).toBe('America/Manaus');
+    expect((await browser.get('/session')).body.data.team.time_zone).toBe('America/Manaus');
+  });
+
+  it('boards: managers reorder the pipeline and change probabilities; a phase in use cannot be removed (422 with why); the vehicle board too', async () => {
+    const { browser, teamId } = await signedIn(rig.h, 'manager');
+    const deals = (await browser.get('/boards/deals/phases')).body.data as Array<{ name: string; probability: number }>;
+    expect(deals.map((p) => p.name)).toEqual(['lead', 'qualificado', 'proposta', 'negociacao', 'fechamento']);
+    const reordered = await browser.put('/boards/deals/phases', {
+      phases: [{ name: 'qualificado' }, { name: 'lead', probability: 5 }, { name: 'proposta' }, { name: 'negociacao' }, { name: 'fechamento' }],
+    });
+    expect(reordered.status).toBe(200);
+    expect(reordered.body.data.slice(0, 2)).toEqual([
+      { name: 'qualificado', position: 1, probability: 25 },
+      { name: 'lead', position: 2, probability: 5 },
+    ]);
+    const api = await rig.h.key(teamId);
+    expect((await api.post('/deals', { title: 'Hilux 2022', phase: 'proposta' })).status).toBe(201);
+    expectError(
+      await browser.put('/boards/deals/phases', { phases: [{ name: 'qualificado' }, { name: 'lead' }, { name: 'negociacao' }, { name: 'fechamento' }] }),
+      422,
+      'VALIDATION_ERROR',
+      "Fase em uso não pode ser removida: 'proposta' (1 negócio). Mova esses registros para outra fase antes de removê-la.",
+    );
+    expectError(await browser.put('/boards/deals/phases', { phases: [{ name: 'lead' }, { name: 'lead' }] }), 400, 'VALIDATION_ERROR', "Fase repetida: 'lead'");
+    const vehicles = await browser.get('/boards/vehicles/phases');
+    expect(vehicles.body.data[0]).toEqual({ name: 'entrada', position: 1 });
+    const renamed = await browser.put('/boards/vehicles/phases', { phases: [{ name: 'entrada' }, { name: 'oficina' }, { name: 'disponivel' }] });
+    expect(renamed.body.data.map((p: any) => p.name)).toEqual(['entrada', 'oficina', 'disponivel']);
+    expectError(await browser.get('/boards/clientes/phases'), 400, 'VALIDATION_ERROR', 'Quadro inválido: use deals ou vehicles');
+  });
+
   it('people: the owner invites (a one-time link), changes roles, deactivates; the last owner stays', async () => {
     const { browser, user: owner, teamId } = await signedIn(rig.h, 'owner');
     const invited = await browser.post('/users', { email: 'Nova.Pessoa@loja.example.com.br', name: 'Nova Pessoa', role: 'seller' });

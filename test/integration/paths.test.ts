@@ -35,9 +35,8 @@ for (const dialect of DIALECTS) {
       const unknown: Array<[string, string]> = [
         ['GET', '/api/v2/deals'],
         ['POST', '/api/v2/deals'],
-        ['GET', '/api/v1/vehicles'],
-        ['GET', '/api/v1/vehicles/123'],
-        ['DELETE', '/api/v1/vehicles/123'],
+        ['GET', '/api/v1/vehicle'],
+        ['GET', '/api/v1/vehicles/123/x'],
         ['GET', '/api/v1'],
         ['GET', '/api/v1/'],
         ['GET', '/api'],

@@ -33,6 +33,9 @@ import {
   type FetchLike,
   type Page,
   type RetryInfo,
+  type Vehicle,
+  type VehicleArchived,
+  type VehicleUpdated,
   type WebhookEvent,
 } from '../../packages/sdk/src/index.js';
 import { spawnChild, type ChildHandle } from '../support/child.js';
@@ -299,6 +302,32 @@ for (const dialect of DIALECTS) {
         expect(seen).toHaveLength(7);
         expect(new Set(seen)).toEqual(wanted);
         expect(rec.seen).toHaveLength(3);
+      });
+    });
+
+    describe('vehicles', () => {
+      it('creates, reads, updates, iterates and archives vehicles; a plate in stock twice is a DuplicateEntryError', async () => {
+        const t = await rig.team();
+        const api = sdk(t.key);
+        const car = await api.vehicles.create({ title: 'Toyota Corolla XEi 2024', brand: 'Toyota', model: 'Corolla', plate: 'ABC-1234', price: 149990 });
+        expectTypeOf(car).toEqualTypeOf<Vehicle>();
+        expect(car).toMatchObject({ brand: 'Toyota', plate: 'ABC-1234', phase: 'entrada', status: 'ativo', condition: 'usado' });
+        expect(await api.vehicles.get(car.id)).toEqual(car);
+        await expect(api.vehicles.create({ title: 'Outro', brand: 'Toyota', model: 'Corolla', plate: 'ABC1C34' })).rejects.toBeInstanceOf(DuplicateEntryError);
+
+        const sold = await api.vehicles.update(car.id, { status: 'vendido' });
+        expectTypeOf(sold).toEqualTypeOf<VehicleUpdated>();
+        expect(sold).toMatchObject({ id: car.id, status: 'vendido', sold_at: expect.any(String) });
+
+        for (let i = 0; i < 6; i++) await api.vehicles.create({ title: `HB20 ${i}`, brand: 'Hyundai', model: 'HB20', price: 60000 + i });
+        const prices: number[] = [];
+        for await (const v of api.vehicles.iterate({ brand: 'hyundai', limit: 4, sort: 'price' })) prices.push(v.price!);
+        expect(prices).toEqual([60000, 60001, 60002, 60003, 60004, 60005]);
+
+        const archived = await api.vehicles.archive(car.id);
+        expectTypeOf(archived).toEqualTypeOf<VehicleArchived>();
+        expect(await api.vehicles.archive(car.id)).toEqual(archived);
+        expect((await api.vehicles.list({ status: 'arquivado' })).data.map((v) => v.id)).toEqual([car.id]);
       });
     });
 

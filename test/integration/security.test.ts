@@ -115,7 +115,7 @@ for (const dialect of DIALECTS) {
     describe("a team's key never sees or changes another team's data", () => {
       let a: Awaited<ReturnType<Harness['team']>>;
       let b: Awaited<ReturnType<Harness['team']>>;
-      const ids: Record<'a' | 'b', Record<Resource, string[]>> = { a: { deals: [], clients: [] }, b: { deals: [], clients: [] } };
+      const ids: Record<'a' | 'b', Record<Resource, string[]>> = { a: { deals: [], clients: [], vehicles: [] }, b: { deals: [], clients: [], vehicles: [] } };
 
       beforeAll(async () => {
         a = await h.team();
@@ -131,12 +131,15 @@ for (const dialect of DIALECTS) {
             const deal = await caller.post('/deals', { title: `Isolado ${name} ${i} marcaiso`, client_id: client.body.data.id });
             expect(deal.status, deal.text).toBe(201);
             ids[name].deals.push(deal.body.data.id);
+            const vehicle = await caller.post('/vehicles', { title: `Isolado ${name} ${i} marcaiso`, brand: 'Fiat', model: 'Strada' });
+            expect(vehicle.status, vehicle.text).toBe(201);
+            ids[name].vehicles.push(vehicle.body.data.id);
           }
         }
       });
 
       it('list totals count only the own team', async () => {
-        for (const resource of ['deals', 'clients'] as const) {
+        for (const resource of ['deals', 'clients', 'vehicles'] as const) {
           const ra = await a.get(`/${resource}?limit=100`);
           const rb = await b.get(`/${resource}?limit=100`);
           expect(ra.body.pagination.total).toBe(3);
@@ -156,8 +159,13 @@ for (const dialect of DIALECTS) {
       });
 
       it("GET, PUT and DELETE on the other team's ids → 404, the records unchanged", async () => {
-        for (const resource of ['deals', 'clients'] as const) {
-          const body = resource === 'deals' ? { title: 'sequestrado', status: 'ganho' } : { name: 'sequestrado' };
+        for (const resource of ['deals', 'clients', 'vehicles'] as const) {
+          const body =
+            resource === 'deals'
+              ? { title: 'sequestrado', status: 'ganho' }
+              : resource === 'vehicles'
+                ? { title: 'sequestrado', status: 'vendido' }
+                : { name: 'sequestrado' };
           for (const id of ids.b[resource]) {
             const before = await b.get(`/${resource}/${id}`);
             expect(before.status).toBe(200);
@@ -186,7 +194,7 @@ for (const dialect of DIALECTS) {
       });
 
       it("the other team's lists do not change after the attempts", async () => {
-        for (const resource of ['deals', 'clients'] as const) {
+        for (const resource of ['deals', 'clients', 'vehicles'] as const) {
           const listed = await listedIds(b, resource);
           expect(new Set(listed)).toEqual(new Set(ids.b[resource]));
         }

@@ -110,7 +110,7 @@ export { killAllChildren, track } from './child.js';
 export function childEnv(env: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const out: NodeJS.ProcessEnv = { ...process.env };
   for (const name of Object.keys(out)) {
-    if (/^(DATABASE_URL|DATABASE_POOL_MAX|PORT|HOST|LOG_LEVEL|SMTP_URL|ALERT_EMAIL_FROM|WEBHOOK_.*)$/.test(name)) delete out[name];
+    if (/^(DATABASE_URL|DATABASE_POOL_MAX|PORT|HOST|LOG_LEVEL|SMTP_URL|ALERT_EMAIL_FROM|WEBHOOK_.*|SCHEDULER.*)$/.test(name)) delete out[name];
   }
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined) delete out[name];

@@ -17,10 +17,10 @@ export const AUTH_MESSAGES = {
   notImplemented: 'Este endpoint ainda não está disponível',
 } as const;
 
-export const NOT_FOUND_MESSAGES = { deals: 'Negócio não encontrado', clients: 'Cliente não encontrado' } as const;
+export const NOT_FOUND_MESSAGES = { deals: 'Negócio não encontrado', clients: 'Cliente não encontrado', vehicles: 'Veículo não encontrado' } as const;
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-export type Resource = 'deals' | 'clients';
+export type Resource = 'deals' | 'clients' | 'vehicles';
 
 export interface SecuredRoute {
   method: Method;
@@ -48,6 +48,18 @@ export const RESOURCE_ROUTES: readonly SecuredRoute[] = [
   { method: 'GET', path: '/clients/:id', scope: 'clients:read', resource: 'clients', ok: 200 },
   { method: 'PUT', path: '/clients/:id', scope: 'clients:write', resource: 'clients', body: { name: 'Nome atualizado' }, ok: 200 },
   { method: 'DELETE', path: '/clients/:id', scope: 'clients:write', resource: 'clients', ok: 200 },
+  { method: 'GET', path: '/vehicles', scope: 'vehicles:read', resource: 'vehicles', ok: 200 },
+  {
+    method: 'POST',
+    path: '/vehicles',
+    scope: 'vehicles:write',
+    resource: 'vehicles',
+    body: { title: 'Veículo de teste de segurança', brand: 'Fiat', model: 'Strada' },
+    ok: 201,
+  },
+  { method: 'GET', path: '/vehicles/:id', scope: 'vehicles:read', resource: 'vehicles', ok: 200 },
+  { method: 'PUT', path: '/vehicles/:id', scope: 'vehicles:write', resource: 'vehicles', body: { title: 'Título atualizado' }, ok: 200 },
+  { method: 'DELETE', path: '/vehicles/:id', scope: 'vehicles:write', resource: 'vehicles', ok: 200 },
 ];
 
 /** The contract's announced, unavailable endpoints, restated from api-v1.md (not read from src/). */
@@ -110,6 +122,8 @@ export interface TeamRecords {
   dealTitle: string;
   clientId: string;
   clientName: string;
+  vehicleId: string;
+  vehicleTitle: string;
 }
 
 export interface SecurityFixture {
@@ -133,10 +147,12 @@ async function seedTeam(h: Harness, label: string): Promise<TeamRecords> {
   const clientName = `Cliente ${label} ${n} zqx${n}`;
   const deal = await caller.post('/deals', { title: dealTitle, value: 1000 });
   const client = await caller.post('/clients', { type: 'PF', name: clientName });
-  if (deal.status !== 201 || client.status !== 201) {
-    throw new Error(`seeding failed: deal ${deal.status} ${deal.text}; client ${client.status} ${client.text}`);
+  const vehicleTitle = `Veículo ${label} ${n} zqx${n}`;
+  const vehicle = await caller.post('/vehicles', { title: vehicleTitle, brand: 'Fiat', model: 'Strada', price: 1000 });
+  if (deal.status !== 201 || client.status !== 201 || vehicle.status !== 201) {
+    throw new Error(`seeding failed: deal ${deal.status} ${deal.text}; client ${client.status} ${client.text}; vehicle ${vehicle.status} ${vehicle.text}`);
   }
-  return { caller, dealId: deal.body.data.id, dealTitle, clientId: client.body.data.id, clientName };
+  return { caller, dealId: deal.body.data.id, dealTitle, clientId: client.body.data.id, clientName, vehicleId: vehicle.body.data.id, vehicleTitle };
 }
 
 export async function createSecurityFixture(h: Harness): Promise<SecurityFixture> {
@@ -167,7 +183,8 @@ export async function createSecurityFixture(h: Harness): Promise<SecurityFixture
 export function pathFor(route: SecuredRoute, fx: SecurityFixture, whose: 'own' | 'other' = 'own'): string {
   if (!route.path.includes(':id')) return route.path;
   const team = fx[whose];
-  const id = route.resource === 'deals' ? team.dealId : route.resource === 'clients' ? team.clientId : UNKNOWN_ID;
+  const id =
+    route.resource === 'deals' ? team.dealId : route.resource === 'clients' ? team.clientId : route.resource === 'vehicles' ? team.vehicleId : UNKNOWN_ID;
   return route.path.replace(':id', id);
 }
 
@@ -236,7 +253,7 @@ async function snapshot(team: TeamRecords, resource: Resource, id: string): Prom
 
 /** Every id in the caller's lists of `resource`, across the default list and the soft-deleted status. */
 export async function listedIds(caller: Caller, resource: Resource, query = ''): Promise<string[]> {
-  const deleted = resource === 'deals' ? 'arquivado' : 'inactive';
+  const deleted = resource === 'clients' ? 'inactive' : 'arquivado';
   const ids: string[] = [];
   for (const q of [query, `${query}${query ? '&' : ''}status=${deleted}`]) {
     const res = await caller.get(`/${resource}?limit=100${q ? `&${q}` : ''}`);
@@ -250,7 +267,7 @@ export async function listedIds(caller: Caller, resource: Resource, query = ''):
 async function ownState(fx: SecurityFixture, route: SecuredRoute): Promise<unknown> {
   if (!route.resource || route.method === 'GET') return null;
   if (route.method === 'POST') return (await listedIds(fx.own.caller, route.resource)).length;
-  const id = route.resource === 'deals' ? fx.own.dealId : fx.own.clientId;
+  const id = route.resource === 'deals' ? fx.own.dealId : route.resource === 'vehicles' ? fx.own.vehicleId : fx.own.clientId;
   return (await snapshot(fx.own, route.resource, id)).body;
 }
 
@@ -317,7 +334,7 @@ export function securityMatrix(route: SecuredRoute, fixture: () => SecurityFixtu
     if (resource && route.path.includes(':id')) {
       it("404 for another team's record, which stays unchanged", async () => {
         const fx = fixture();
-        const otherId = resource === 'deals' ? fx.other.dealId : fx.other.clientId;
+        const otherId = resource === 'deals' ? fx.other.dealId : resource === 'vehicles' ? fx.other.vehicleId : fx.other.clientId;
         const before = await snapshot(fx.other, resource, otherId);
         const res = await sendRoute(fx, route, bearer(fx.own.caller.key), 'other');
         expectError(res, 404, 'NOT_FOUND', NOT_FOUND_MESSAGES[resource]);
@@ -338,9 +355,9 @@ export function securityMatrix(route: SecuredRoute, fixture: () => SecurityFixtu
         const fx = fixture();
         const key = await fx.keyWith([route.scope!]);
         const caller = { ...fx.own.caller, get: (p: string) => send(fx.h, 'GET', p, { authorization: bearer(key) }) };
-        const otherIds = [fx.other.dealId, fx.other.clientId];
-        const ownId = resource === 'deals' ? fx.own.dealId : fx.own.clientId;
-        const otherName = resource === 'deals' ? fx.other.dealTitle : fx.other.clientName;
+        const otherIds = [fx.other.dealId, fx.other.clientId, fx.other.vehicleId];
+        const ownId = resource === 'deals' ? fx.own.dealId : resource === 'vehicles' ? fx.own.vehicleId : fx.own.clientId;
+        const otherName = resource === 'deals' ? fx.other.dealTitle : resource === 'vehicles' ? fx.other.vehicleTitle : fx.other.clientName;
         const all = await listedIds(caller, resource);
         expect(all).toContain(ownId);
         for (const query of ['', `search=${encodeURIComponent(otherName)}`, `search=${encodeURIComponent(otherName.split(' ').pop()!)}`]) {

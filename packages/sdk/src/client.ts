@@ -17,6 +17,12 @@ import type {
   DealUpdateBody,
   DealUpdated,
   Page,
+  Vehicle,
+  VehicleArchived,
+  VehicleCreateBody,
+  VehicleListParams,
+  VehicleUpdateBody,
+  VehicleUpdated,
 } from './types.js';
 import { SDK_VERSION } from './version.js';
 
@@ -109,6 +115,8 @@ const PATHS = {
   deal: '/api/v1/deals/{id}',
   clients: '/api/v1/clients',
   client: '/api/v1/clients/{id}',
+  vehicles: '/api/v1/vehicles',
+  vehicle: '/api/v1/vehicles/{id}',
 } as const satisfies Record<string, keyof paths>;
 
 function withId(path: string, id: string): string {
@@ -168,6 +176,7 @@ const DEFAULTS = {
 export class AutosalesClient {
   readonly deals: DealsResource;
   readonly clients: ClientsResource;
+  readonly vehicles: VehiclesResource;
   readonly baseUrl: string;
 
   readonly #apiKey: string;
@@ -202,12 +211,13 @@ export class AutosalesClient {
     this.#onRetry = options.onRetry;
     this.deals = new DealsResource(this);
     this.clients = new ClientsResource(this);
+    this.vehicles = new VehiclesResource(this);
   }
 
   /**
    * One API call with the client's authentication, timeout and retry policy (see README: retries).
    * Resolves with the parsed 2xx envelope; rejects with an {@link AutosalesError} subclass.
-   * The typed methods (`deals.*`, `clients.*`) are built on it.
+   * The typed methods (`deals.*`, `clients.*`, `vehicles.*`) are built on it.
    */
   async request<T>(req: ApiRequest, options: RequestOptions = {}): Promise<ApiResponse<T>> {
     const url = this.#url(apiPath(req?.path), req.query);
@@ -410,5 +420,38 @@ export class ClientsResource extends Resource {
   /** Soft delete: the client becomes `inactive` (a later update reactivates it). */
   async deactivate(id: string, options?: RequestOptions): Promise<ClientDeactivated> {
     return this.data<ClientDeactivated>({ method: 'DELETE', path: withId(PATHS.client, id) }, options);
+  }
+}
+
+/** `/api/v1/vehicles`: the stock, on the team's vehicle board. */
+export class VehiclesResource extends Resource {
+  /** One page (`page`, `limit`, filters, `sort`). Archived vehicles are left out unless `status: 'arquivado'`. */
+  list(params?: VehicleListParams, options?: RequestOptions): Promise<Page<Vehicle>> {
+    return this.page<Vehicle>(PATHS.vehicles, params, options);
+  }
+
+  /** Every vehicle matching `params`, page after page: `for await (const car of client.vehicles.iterate({ brand: 'Toyota' }))`. */
+  iterate(params?: VehicleListParams, options?: RequestOptions): AsyncGenerator<Vehicle, void, undefined> {
+    return this.pages<Vehicle>(PATHS.vehicles, params, options);
+  }
+
+  /** Registers a vehicle (with an Idempotency-Key: see {@link CreateOptions}); a plate, chassis or RENAVAM already in stock is a DuplicateEntryError. */
+  create(body: VehicleCreateBody, options?: CreateOptions): Promise<Vehicle> {
+    const idempotencyKey = this.keyOf(options);
+    return this.data<Vehicle>({ method: 'POST', path: PATHS.vehicles, body, ...(idempotencyKey === undefined ? {} : { idempotencyKey }) }, options);
+  }
+
+  async get(id: string, options?: RequestOptions): Promise<Vehicle> {
+    return this.data<Vehicle>({ method: 'GET', path: withId(PATHS.vehicle, id) }, options);
+  }
+
+  /** Changes any subset of the fields: moves it on the board, reprices it, marks it `vendido`, brings it back into stock. */
+  async update(id: string, body: VehicleUpdateBody, options?: RequestOptions): Promise<VehicleUpdated> {
+    return this.data<VehicleUpdated>({ method: 'PUT', path: withId(PATHS.vehicle, id), body }, options);
+  }
+
+  /** Soft delete: the vehicle becomes `arquivado` (idempotent). */
+  async archive(id: string, options?: RequestOptions): Promise<VehicleArchived> {
+    return this.data<VehicleArchived>({ method: 'DELETE', path: withId(PATHS.vehicle, id) }, options);
   }
 }

@@ -2,6 +2,7 @@ export {
   AutosalesClient,
   DealsResource,
   ClientsResource,
+  VehiclesResource,
   type AutosalesClientOptions,
   type ApiRequest,
   type ApiResponse,

@@ -297,6 +297,55 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/vehicles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List vehicles
+         * @description The stock. Archived vehicles are left out unless `status=arquivado`. `search` looks in title, brand, model, version, plate (any form, with or without dash) and chassis, ignoring case and accents. Bounds are inclusive.
+         */
+        get: operations["listVehicles"];
+        put?: never;
+        /**
+         * Create a vehicle
+         * @description Starts `ativo` in the first phase of the team's vehicle board (`entrada` by default) unless `phase` is given. Plate, chassis and RENAVAM are unique among the team's vehicles in stock (`ativo`); `ABC-1234` and `ABC1C34` are the same plate. Send an Idempotency-Key to retry safely.
+         */
+        post: operations["createVehicle"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/vehicles/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a vehicle */
+        get: operations["getVehicle"];
+        /**
+         * Update a vehicle
+         * @description Any subset of the fields. Moves it on the board, reprices it, marks it sold (`vendido` sets `sold_at`, now unless sent; leaving `vendido` clears it), archives or brings it back into stock (422 when its plate, chassis or RENAVAM is taken by a car in stock).
+         */
+        put: operations["updateVehicle"];
+        post?: never;
+        /**
+         * Archive a vehicle
+         * @description Soft delete: the vehicle becomes `arquivado` and is kept. Idempotent: archiving again answers with the original archived_at.
+         */
+        delete: operations["archiveVehicle"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/financial": {
         parameters: {
             query?: never;
@@ -7543,8 +7592,8 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * Event vehicle.created (not emitted yet)
-         * @description Not emitted yet: the kind is announced by the contract, but nothing in the service sends it today (`x-emitted: false`). POSTed to the webhook URL configured for the team. Any 2xx within 5 s is success; anything else (redirects included, never followed) is retried at 0, 5 min, 30 min, 2 h, 12 h and 24 h. Delivery is at least once.
+         * Event vehicle.created
+         * @description POSTed to the webhook URL configured for the team. Any 2xx within 5 s is success; anything else (redirects included, never followed) is retried at 0, 5 min, 30 min, 2 h, 12 h and 24 h. Delivery is at least once.
          */
         post: {
             parameters: {
@@ -7571,8 +7620,28 @@ export interface webhooks {
                         /** @example 2026-11-22T14:03:27Z */
                         created_at: string;
                         data: {
-                            /** @description The subject record (vehicle, activity or financial record: announced for later). */
-                            object: Record<string, unknown>;
+                            /** VehicleEventObject */
+                            object: {
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                id: string;
+                                /** @example Chevrolet Onix LT 1.0 Turbo 2022 */
+                                title: string;
+                                /** @example Chevrolet */
+                                brand: string;
+                                /** @example Onix */
+                                model: string;
+                                /** @example 82900 */
+                                price: number | null;
+                                /** @example entrada */
+                                phase: string;
+                                /** @enum {unknown} */
+                                status: "ativo" | "vendido" | "arquivado";
+                                /** @example 2026-11-22T14:03:27Z */
+                                created_at: string;
+                            };
                             /** @description Earlier values of the changed attributes only (updated_at excluded); null on creation events. */
                             previous_attributes: Record<string, unknown> | null;
                         };
@@ -7609,8 +7678,8 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * Event vehicle.updated (not emitted yet)
-         * @description Not emitted yet: the kind is announced by the contract, but nothing in the service sends it today (`x-emitted: false`). POSTed to the webhook URL configured for the team. Any 2xx within 5 s is success; anything else (redirects included, never followed) is retried at 0, 5 min, 30 min, 2 h, 12 h and 24 h. Delivery is at least once.
+         * Event vehicle.updated
+         * @description POSTed to the webhook URL configured for the team. Any 2xx within 5 s is success; anything else (redirects included, never followed) is retried at 0, 5 min, 30 min, 2 h, 12 h and 24 h. Delivery is at least once.
          */
         post: {
             parameters: {
@@ -7637,8 +7706,28 @@ export interface webhooks {
                         /** @example 2026-11-22T14:03:27Z */
                         created_at: string;
                         data: {
-                            /** @description The subject record (vehicle, activity or financial record: announced for later). */
-                            object: Record<string, unknown>;
+                            /** VehicleEventObject */
+                            object: {
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                id: string;
+                                /** @example Chevrolet Onix LT 1.0 Turbo 2022 */
+                                title: string;
+                                /** @example Chevrolet */
+                                brand: string;
+                                /** @example Onix */
+                                model: string;
+                                /** @example 82900 */
+                                price: number | null;
+                                /** @example entrada */
+                                phase: string;
+                                /** @enum {unknown} */
+                                status: "ativo" | "vendido" | "arquivado";
+                                /** @example 2026-11-22T14:03:27Z */
+                                created_at: string;
+                            };
                             /** @description Earlier values of the changed attributes only (updated_at excluded); null on creation events. */
                             previous_attributes: Record<string, unknown> | null;
                         };
@@ -7675,8 +7764,8 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * Event vehicle.sold (not emitted yet)
-         * @description Not emitted yet: the kind is announced by the contract, but nothing in the service sends it today (`x-emitted: false`). POSTed to the webhook URL configured for the team. Any 2xx within 5 s is success; anything else (redirects included, never followed) is retried at 0, 5 min, 30 min, 2 h, 12 h and 24 h. Delivery is at least once.
+         * Event vehicle.sold
+         * @description POSTed to the webhook URL configured for the team. Any 2xx within 5 s is success; anything else (redirects included, never followed) is retried at 0, 5 min, 30 min, 2 h, 12 h and 24 h. Delivery is at least once.
          */
         post: {
             parameters: {
@@ -7703,8 +7792,28 @@ export interface webhooks {
                         /** @example 2026-11-22T14:03:27Z */
                         created_at: string;
                         data: {
-                            /** @description The subject record (vehicle, activity or financial record: announced for later). */
-                            object: Record<string, unknown>;
+                            /** VehicleEventObject */
+                            object: {
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                id: string;
+                                /** @example Chevrolet Onix LT 1.0 Turbo 2022 */
+                                title: string;
+                                /** @example Chevrolet */
+                                brand: string;
+                                /** @example Onix */
+                                model: string;
+                                /** @example 82900 */
+                                price: number | null;
+                                /** @example entrada */
+                                phase: string;
+                                /** @enum {unknown} */
+                                status: "ativo" | "vendido" | "arquivado";
+                                /** @example 2026-11-22T14:03:27Z */
+                                created_at: string;
+                            };
                             /** @description Earlier values of the changed attributes only (updated_at excluded); null on creation events. */
                             previous_attributes: Record<string, unknown> | null;
                         };
@@ -7741,8 +7850,8 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * Event vehicle.phase_changed (not emitted yet)
-         * @description Not emitted yet: the kind is announced by the contract, but nothing in the service sends it today (`x-emitted: false`). POSTed to the webhook URL configured for the team. Any 2xx within 5 s is success; anything else (redirects included, never followed) is retried at 0, 5 min, 30 min, 2 h, 12 h and 24 h. Delivery is at least once.
+         * Event vehicle.phase_changed
+         * @description POSTed to the webhook URL configured for the team. Any 2xx within 5 s is success; anything else (redirects included, never followed) is retried at 0, 5 min, 30 min, 2 h, 12 h and 24 h. Delivery is at least once.
          */
         post: {
             parameters: {
@@ -7769,8 +7878,28 @@ export interface webhooks {
                         /** @example 2026-11-22T14:03:27Z */
                         created_at: string;
                         data: {
-                            /** @description The subject record (vehicle, activity or financial record: announced for later). */
-                            object: Record<string, unknown>;
+                            /** VehicleEventObject */
+                            object: {
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                id: string;
+                                /** @example Chevrolet Onix LT 1.0 Turbo 2022 */
+                                title: string;
+                                /** @example Chevrolet */
+                                brand: string;
+                                /** @example Onix */
+                                model: string;
+                                /** @example 82900 */
+                                price: number | null;
+                                /** @example entrada */
+                                phase: string;
+                                /** @enum {unknown} */
+                                status: "ativo" | "vendido" | "arquivado";
+                                /** @example 2026-11-22T14:03:27Z */
+                                created_at: string;
+                            };
                             /** @description Earlier values of the changed attributes only (updated_at excluded); null on creation events. */
                             previous_attributes: Record<string, unknown> | null;
                         };
@@ -7807,8 +7936,8 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * Event vehicle.price_changed (not emitted yet)
-         * @description Not emitted yet: the kind is announced by the contract, but nothing in the service sends it today (`x-emitted: false`). POSTed to the webhook URL configured for the team. Any 2xx within 5 s is success; anything else (redirects included, never followed) is retried at 0, 5 min, 30 min, 2 h, 12 h and 24 h. Delivery is at least once.
+         * Event vehicle.price_changed
+         * @description POSTed to the webhook URL configured for the team. Any 2xx within 5 s is success; anything else (redirects included, never followed) is retried at 0, 5 min, 30 min, 2 h, 12 h and 24 h. Delivery is at least once.
          */
         post: {
             parameters: {
@@ -7835,8 +7964,28 @@ export interface webhooks {
                         /** @example 2026-11-22T14:03:27Z */
                         created_at: string;
                         data: {
-                            /** @description The subject record (vehicle, activity or financial record: announced for later). */
-                            object: Record<string, unknown>;
+                            /** VehicleEventObject */
+                            object: {
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                id: string;
+                                /** @example Chevrolet Onix LT 1.0 Turbo 2022 */
+                                title: string;
+                                /** @example Chevrolet */
+                                brand: string;
+                                /** @example Onix */
+                                model: string;
+                                /** @example 82900 */
+                                price: number | null;
+                                /** @example entrada */
+                                phase: string;
+                                /** @enum {unknown} */
+                                status: "ativo" | "vendido" | "arquivado";
+                                /** @example 2026-11-22T14:03:27Z */
+                                created_at: string;
+                            };
                             /** @description Earlier values of the changed attributes only (updated_at excluded); null on creation events. */
                             previous_attributes: Record<string, unknown> | null;
                         };
@@ -7873,8 +8022,8 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * Event vehicle.removed (not emitted yet)
-         * @description Not emitted yet: the kind is announced by the contract, but nothing in the service sends it today (`x-emitted: false`). POSTed to the webhook URL configured for the team. Any 2xx within 5 s is success; anything else (redirects included, never followed) is retried at 0, 5 min, 30 min, 2 h, 12 h and 24 h. Delivery is at least once.
+         * Event vehicle.removed
+         * @description POSTed to the webhook URL configured for the team. Any 2xx within 5 s is success; anything else (redirects included, never followed) is retried at 0, 5 min, 30 min, 2 h, 12 h and 24 h. Delivery is at least once.
          */
         post: {
             parameters: {
@@ -7901,8 +8050,28 @@ export interface webhooks {
                         /** @example 2026-11-22T14:03:27Z */
                         created_at: string;
                         data: {
-                            /** @description The subject record (vehicle, activity or financial record: announced for later). */
-                            object: Record<string, unknown>;
+                            /** VehicleEventObject */
+                            object: {
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                id: string;
+                                /** @example Chevrolet Onix LT 1.0 Turbo 2022 */
+                                title: string;
+                                /** @example Chevrolet */
+                                brand: string;
+                                /** @example Onix */
+                                model: string;
+                                /** @example 82900 */
+                                price: number | null;
+                                /** @example entrada */
+                                phase: string;
+                                /** @enum {unknown} */
+                                status: "ativo" | "vendido" | "arquivado";
+                                /** @example 2026-11-22T14:03:27Z */
+                                created_at: string;
+                            };
                             /** @description Earlier values of the changed attributes only (updated_at excluded); null on creation events. */
                             previous_attributes: Record<string, unknown> | null;
                         };
@@ -9018,7 +9187,7 @@ export interface webhooks {
                         /** @example 2026-11-22T14:03:27Z */
                         created_at: string;
                         data: {
-                            /** @description The subject record (vehicle, activity or financial record: announced for later). */
+                            /** @description The subject record (activity or financial record: announced for later). */
                             object: Record<string, unknown>;
                             /** @description Earlier values of the changed attributes only (updated_at excluded); null on creation events. */
                             previous_attributes: Record<string, unknown> | null;
@@ -9084,7 +9253,7 @@ export interface webhooks {
                         /** @example 2026-11-22T14:03:27Z */
                         created_at: string;
                         data: {
-                            /** @description The subject record (vehicle, activity or financial record: announced for later). */
+                            /** @description The subject record (activity or financial record: announced for later). */
                             object: Record<string, unknown>;
                             /** @description Earlier values of the changed attributes only (updated_at excluded); null on creation events. */
                             previous_attributes: Record<string, unknown> | null;
@@ -9150,7 +9319,7 @@ export interface webhooks {
                         /** @example 2026-11-22T14:03:27Z */
                         created_at: string;
                         data: {
-                            /** @description The subject record (vehicle, activity or financial record: announced for later). */
+                            /** @description The subject record (activity or financial record: announced for later). */
                             object: Record<string, unknown>;
                             /** @description Earlier values of the changed attributes only (updated_at excluded); null on creation events. */
                             previous_attributes: Record<string, unknown> | null;
@@ -9216,7 +9385,7 @@ export interface webhooks {
                         /** @example 2026-11-22T14:03:27Z */
                         created_at: string;
                         data: {
-                            /** @description The subject record (vehicle, activity or financial record: announced for later). */
+                            /** @description The subject record (activity or financial record: announced for later). */
                             object: Record<string, unknown>;
                             /** @description Earlier values of the changed attributes only (updated_at excluded); null on creation events. */
                             previous_attributes: Record<string, unknown> | null;
@@ -9282,7 +9451,7 @@ export interface webhooks {
                         /** @example 2026-11-22T14:03:27Z */
                         created_at: string;
                         data: {
-                            /** @description The subject record (vehicle, activity or financial record: announced for later). */
+                            /** @description The subject record (activity or financial record: announced for later). */
                             object: Record<string, unknown>;
                             /** @description Earlier values of the changed attributes only (updated_at excluded); null on creation events. */
                             previous_attributes: Record<string, unknown> | null;
@@ -9348,7 +9517,7 @@ export interface webhooks {
                         /** @example 2026-11-22T14:03:27Z */
                         created_at: string;
                         data: {
-                            /** @description The subject record (vehicle, activity or financial record: announced for later). */
+                            /** @description The subject record (activity or financial record: announced for later). */
                             object: Record<string, unknown>;
                             /** @description Earlier values of the changed attributes only (updated_at excluded); null on creation events. */
                             previous_attributes: Record<string, unknown> | null;
@@ -9414,7 +9583,7 @@ export interface webhooks {
                         /** @example 2026-11-22T14:03:27Z */
                         created_at: string;
                         data: {
-                            /** @description The subject record (vehicle, activity or financial record: announced for later). */
+                            /** @description The subject record (activity or financial record: announced for later). */
                             object: Record<string, unknown>;
                             /** @description Earlier values of the changed attributes only (updated_at excluded); null on creation events. */
                             previous_attributes: Record<string, unknown> | null;
@@ -14085,6 +14254,2489 @@ export interface operations {
                      *       "error": {
                      *         "code": "NOT_FOUND",
                      *         "message": "Cliente não encontrado"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Body over 1 MiB. */
+            413: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "PAYLOAD_TOO_LARGE",
+                     *         "message": "O corpo da requisição excede o limite de 1 MiB"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Body that is not application/json, or declared in a charset other than UTF-8. */
+            415: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Plan limit (or the unauthenticated budget of this IP) exceeded; nothing was executed. */
+            429: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMIT_EXCEEDED",
+                     *         "message": "Limite de requisições excedido. Tente novamente em 42 s."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Unexpected failure; details only in the server log. */
+            500: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Erro interno do servidor"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listVehicles: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                sort?: string;
+                search?: string;
+                store_id?: string;
+                status?: "ativo" | "vendido" | "arquivado";
+                phase?: string;
+                /** @description Exact brand, case- and accent-insensitive. */
+                brand?: string;
+                /** @description Exact model, case- and accent-insensitive. */
+                model?: string;
+                condition?: "novo" | "seminovo" | "usado";
+                fuel?: "flex" | "gasolina" | "etanol" | "diesel" | "eletrico" | "hibrido" | "gnv";
+                transmission?: "manual" | "automatico" | "automatizado" | "cvt";
+                min_price?: number;
+                max_price?: number;
+                /** @description Lowest model year, inclusive. */
+                min_year?: number;
+                /** @description Highest model year, inclusive. */
+                max_year?: number;
+                /** @description Highest mileage (km), inclusive. */
+                max_mileage?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the team's vehicles. */
+            200: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            id: string;
+                            /** @example Chevrolet Onix LT 1.0 Turbo 2022 */
+                            title: string;
+                            /** @example Chevrolet */
+                            brand: string;
+                            /** @example Onix */
+                            model: string;
+                            version: string | null;
+                            /** @example BRA2E19 */
+                            plate: string | null;
+                            /** @example 86769597308 */
+                            renavam: string | null;
+                            /** @example 9BGKS48U0NG123456 */
+                            chassis: string | null;
+                            /** @example 2021 */
+                            manufacture_year: number | null;
+                            /** @example 2022 */
+                            model_year: number | null;
+                            /** @example 38500 */
+                            mileage: number | null;
+                            color: string | null;
+                            /** @enum {unknown} */
+                            fuel: "flex" | "gasolina" | "etanol" | "diesel" | "eletrico" | "hibrido" | "gnv" | null;
+                            /** @enum {unknown} */
+                            transmission: "manual" | "automatico" | "automatizado" | "cvt" | null;
+                            /** @enum {unknown} */
+                            body_type: "hatch" | "sedan" | "suv" | "picape" | "minivan" | "perua" | "cupe" | "conversivel" | "van" | "utilitario" | null;
+                            doors: number | null;
+                            /** @enum {unknown} */
+                            condition: "novo" | "seminovo" | "usado";
+                            /** @example 004462-5 */
+                            fipe_code: string | null;
+                            /** @example 82900 */
+                            price: number | null;
+                            /** @example 71000 */
+                            purchase_price: number | null;
+                            /** @example entrada */
+                            phase: string;
+                            /** @enum {unknown} */
+                            status: "ativo" | "vendido" | "arquivado";
+                            /** @example 2026-11-22T14:03:27Z */
+                            sold_at: string | null;
+                            description: string | null;
+                            features: string[];
+                            tags: string[];
+                            store_id: string | null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            created_at: string;
+                            /** @example 2026-11-22T14:03:27Z */
+                            updated_at: string;
+                        }[];
+                        pagination: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            pages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
+            400: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description API key missing, malformed, unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Chave de API ausente ou inválida"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The key lacks the scope this route needs. */
+            403: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "Esta chave de API não tem permissão para este recurso"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Plan limit (or the unauthenticated budget of this IP) exceeded; nothing was executed. */
+            429: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMIT_EXCEEDED",
+                     *         "message": "Limite de requisições excedido. Tente novamente em 42 s."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Unexpected failure; details only in the server log. */
+            500: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Erro interno do servidor"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createVehicle: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the first answer is replayed for 24 h (same body), 422 for another body. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Chevrolet Onix LT 1.0 Turbo 2022",
+                 *       "brand": "Chevrolet",
+                 *       "model": "Onix",
+                 *       "version": "LT 1.0 Turbo",
+                 *       "manufacture_year": 2021,
+                 *       "model_year": 2022,
+                 *       "mileage": 38500,
+                 *       "color": "Prata",
+                 *       "fuel": "flex",
+                 *       "transmission": "automatico",
+                 *       "body_type": "hatch",
+                 *       "doors": 4,
+                 *       "condition": "seminovo",
+                 *       "fipe_code": "004462-5",
+                 *       "price": 82900,
+                 *       "purchase_price": 71000,
+                 *       "features": [
+                 *         "ar-condicionado",
+                 *         "central multimídia",
+                 *         "câmera de ré"
+                 *       ],
+                 *       "tags": [
+                 *         "destaque"
+                 *       ],
+                 *       "store_id": "loja-centro"
+                 *     }
+                 */
+                "application/json": {
+                    title: string;
+                    brand: string;
+                    model: string;
+                    version?: string | null;
+                    /** @description Old (`ABC-1234`) or Mercosul (`ABC1C34`) form; dash and spaces optional, any case. Stored as sent. */
+                    plate?: string | null;
+                    /** @description 9 to 11 digits with a valid check digit (9 and 10 digits are left-padded to 11). */
+                    renavam?: string | null;
+                    /** @description 17 letters or digits without I, O, Q, the last four digits. */
+                    chassis?: string | null;
+                    manufacture_year?: number | null;
+                    model_year?: number | null;
+                    mileage?: number | null;
+                    color?: string | null;
+                    /** @enum {unknown} */
+                    fuel?: "flex" | "gasolina" | "etanol" | "diesel" | "eletrico" | "hibrido" | "gnv" | null;
+                    /** @enum {unknown} */
+                    transmission?: "manual" | "automatico" | "automatizado" | "cvt" | null;
+                    /** @enum {unknown} */
+                    body_type?: "hatch" | "sedan" | "suv" | "picape" | "minivan" | "perua" | "cupe" | "conversivel" | "van" | "utilitario" | null;
+                    doors?: number | null;
+                    /** @enum {unknown} */
+                    condition?: "novo" | "seminovo" | "usado";
+                    /** @description FIPE table code, `NNNNNN-N`. */
+                    fipe_code?: string | null;
+                    price?: number | null;
+                    purchase_price?: number | null;
+                    phase?: string;
+                    description?: string | null;
+                    features?: string[];
+                    tags?: string[];
+                    store_id?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The created vehicle (or, with Idempotent-Replayed, the stored answer of the first request). */
+            201: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Present when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** Vehicle */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            id: string;
+                            /** @example Chevrolet Onix LT 1.0 Turbo 2022 */
+                            title: string;
+                            /** @example Chevrolet */
+                            brand: string;
+                            /** @example Onix */
+                            model: string;
+                            version: string | null;
+                            /** @example BRA2E19 */
+                            plate: string | null;
+                            /** @example 86769597308 */
+                            renavam: string | null;
+                            /** @example 9BGKS48U0NG123456 */
+                            chassis: string | null;
+                            /** @example 2021 */
+                            manufacture_year: number | null;
+                            /** @example 2022 */
+                            model_year: number | null;
+                            /** @example 38500 */
+                            mileage: number | null;
+                            color: string | null;
+                            /** @enum {unknown} */
+                            fuel: "flex" | "gasolina" | "etanol" | "diesel" | "eletrico" | "hibrido" | "gnv" | null;
+                            /** @enum {unknown} */
+                            transmission: "manual" | "automatico" | "automatizado" | "cvt" | null;
+                            /** @enum {unknown} */
+                            body_type: "hatch" | "sedan" | "suv" | "picape" | "minivan" | "perua" | "cupe" | "conversivel" | "van" | "utilitario" | null;
+                            doors: number | null;
+                            /** @enum {unknown} */
+                            condition: "novo" | "seminovo" | "usado";
+                            /** @example 004462-5 */
+                            fipe_code: string | null;
+                            /** @example 82900 */
+                            price: number | null;
+                            /** @example 71000 */
+                            purchase_price: number | null;
+                            /** @example entrada */
+                            phase: string;
+                            /** @enum {unknown} */
+                            status: "ativo" | "vendido" | "arquivado";
+                            /** @example 2026-11-22T14:03:27Z */
+                            sold_at: string | null;
+                            description: string | null;
+                            features: string[];
+                            tags: string[];
+                            store_id: string | null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            created_at: string;
+                            /** @example 2026-11-22T14:03:27Z */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
+            400: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description API key missing, malformed, unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Chave de API ausente ou inválida"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The key lacks the scope this route needs. */
+            403: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "Esta chave de API não tem permissão para este recurso"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running. */
+            409: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "IDEMPOTENCY_CONFLICT",
+                     *         "message": "Uma requisição com esta Idempotency-Key ainda está em andamento; tente novamente em instantes"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Body over 1 MiB. */
+            413: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "PAYLOAD_TOO_LARGE",
+                     *         "message": "O corpo da requisição excede o limite de 1 MiB"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Body that is not application/json, or declared in a charset other than UTF-8. */
+            415: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Business rule failed. */
+            422: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Plan limit (or the unauthenticated budget of this IP) exceeded; nothing was executed. */
+            429: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMIT_EXCEEDED",
+                     *         "message": "Limite de requisições excedido. Tente novamente em 42 s."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Unexpected failure; details only in the server log. */
+            500: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Erro interno do servidor"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getVehicle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Record id (UUID). Any other value is simply unknown: 404. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The vehicle. */
+            200: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** Vehicle */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            id: string;
+                            /** @example Chevrolet Onix LT 1.0 Turbo 2022 */
+                            title: string;
+                            /** @example Chevrolet */
+                            brand: string;
+                            /** @example Onix */
+                            model: string;
+                            version: string | null;
+                            /** @example BRA2E19 */
+                            plate: string | null;
+                            /** @example 86769597308 */
+                            renavam: string | null;
+                            /** @example 9BGKS48U0NG123456 */
+                            chassis: string | null;
+                            /** @example 2021 */
+                            manufacture_year: number | null;
+                            /** @example 2022 */
+                            model_year: number | null;
+                            /** @example 38500 */
+                            mileage: number | null;
+                            color: string | null;
+                            /** @enum {unknown} */
+                            fuel: "flex" | "gasolina" | "etanol" | "diesel" | "eletrico" | "hibrido" | "gnv" | null;
+                            /** @enum {unknown} */
+                            transmission: "manual" | "automatico" | "automatizado" | "cvt" | null;
+                            /** @enum {unknown} */
+                            body_type: "hatch" | "sedan" | "suv" | "picape" | "minivan" | "perua" | "cupe" | "conversivel" | "van" | "utilitario" | null;
+                            doors: number | null;
+                            /** @enum {unknown} */
+                            condition: "novo" | "seminovo" | "usado";
+                            /** @example 004462-5 */
+                            fipe_code: string | null;
+                            /** @example 82900 */
+                            price: number | null;
+                            /** @example 71000 */
+                            purchase_price: number | null;
+                            /** @example entrada */
+                            phase: string;
+                            /** @enum {unknown} */
+                            status: "ativo" | "vendido" | "arquivado";
+                            /** @example 2026-11-22T14:03:27Z */
+                            sold_at: string | null;
+                            description: string | null;
+                            features: string[];
+                            tags: string[];
+                            store_id: string | null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            created_at: string;
+                            /** @example 2026-11-22T14:03:27Z */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
+            400: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "JSON inválido"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description API key missing, malformed, unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Chave de API ausente ou inválida"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The key lacks the scope this route needs. */
+            403: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "Esta chave de API não tem permissão para este recurso"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Unknown id (or an id of another team, or not a UUID). */
+            404: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Veículo não encontrado"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Plan limit (or the unauthenticated budget of this IP) exceeded; nothing was executed. */
+            429: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMIT_EXCEEDED",
+                     *         "message": "Limite de requisições excedido. Tente novamente em 42 s."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Unexpected failure; details only in the server log. */
+            500: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Erro interno do servidor"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    updateVehicle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Record id (UUID). Any other value is simply unknown: 404. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "phase": "disponivel",
+                 *       "price": 79900,
+                 *       "mileage": 39100
+                 *     }
+                 */
+                "application/json": {
+                    title?: string;
+                    brand?: string;
+                    model?: string;
+                    version?: string | null;
+                    /** @description Old (`ABC-1234`) or Mercosul (`ABC1C34`) form; dash and spaces optional, any case. Stored as sent. */
+                    plate?: string | null;
+                    /** @description 9 to 11 digits with a valid check digit (9 and 10 digits are left-padded to 11). */
+                    renavam?: string | null;
+                    /** @description 17 letters or digits without I, O, Q, the last four digits. */
+                    chassis?: string | null;
+                    manufacture_year?: number | null;
+                    model_year?: number | null;
+                    mileage?: number | null;
+                    color?: string | null;
+                    /** @enum {unknown} */
+                    fuel?: "flex" | "gasolina" | "etanol" | "diesel" | "eletrico" | "hibrido" | "gnv" | null;
+                    /** @enum {unknown} */
+                    transmission?: "manual" | "automatico" | "automatizado" | "cvt" | null;
+                    /** @enum {unknown} */
+                    body_type?: "hatch" | "sedan" | "suv" | "picape" | "minivan" | "perua" | "cupe" | "conversivel" | "van" | "utilitario" | null;
+                    doors?: number | null;
+                    /** @enum {unknown} */
+                    condition?: "novo" | "seminovo" | "usado";
+                    /** @description FIPE table code, `NNNNNN-N`. */
+                    fipe_code?: string | null;
+                    price?: number | null;
+                    purchase_price?: number | null;
+                    phase?: string;
+                    description?: string | null;
+                    features?: string[];
+                    tags?: string[];
+                    store_id?: string | null;
+                    /** @enum {unknown} */
+                    status?: "ativo" | "vendido" | "arquivado";
+                    /**
+                     * Format: date-time
+                     * @description When the car was sold; only with status `vendido` (default: the time of the change).
+                     */
+                    sold_at?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description id, title, brand, model, price, phase, status, every other field the body changed, and updated_at. */
+            200: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /**
+                         * VehicleUpdated
+                         * @description id, title, brand, model, price, phase, status, every other field the body changed, and updated_at
+                         */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            id: string;
+                            /** @example Chevrolet Onix LT 1.0 Turbo 2022 */
+                            title: string;
+                            /** @example Chevrolet */
+                            brand: string;
+                            /** @example Onix */
+                            model: string;
+                            version?: string | null;
+                            /** @example BRA2E19 */
+                            plate?: string | null;
+                            /** @example 86769597308 */
+                            renavam?: string | null;
+                            /** @example 9BGKS48U0NG123456 */
+                            chassis?: string | null;
+                            /** @example 2021 */
+                            manufacture_year?: number | null;
+                            /** @example 2022 */
+                            model_year?: number | null;
+                            /** @example 38500 */
+                            mileage?: number | null;
+                            color?: string | null;
+                            /** @enum {unknown} */
+                            fuel?: "flex" | "gasolina" | "etanol" | "diesel" | "eletrico" | "hibrido" | "gnv" | null;
+                            /** @enum {unknown} */
+                            transmission?: "manual" | "automatico" | "automatizado" | "cvt" | null;
+                            /** @enum {unknown} */
+                            body_type?: "hatch" | "sedan" | "suv" | "picape" | "minivan" | "perua" | "cupe" | "conversivel" | "van" | "utilitario" | null;
+                            doors?: number | null;
+                            /** @enum {unknown} */
+                            condition?: "novo" | "seminovo" | "usado";
+                            /** @example 004462-5 */
+                            fipe_code?: string | null;
+                            /** @example 82900 */
+                            price: number | null;
+                            /** @example 71000 */
+                            purchase_price?: number | null;
+                            /** @example entrada */
+                            phase: string;
+                            /** @enum {unknown} */
+                            status: "ativo" | "vendido" | "arquivado";
+                            /** @example 2026-11-22T14:03:27Z */
+                            sold_at?: string | null;
+                            description?: string | null;
+                            features?: string[];
+                            tags?: string[];
+                            store_id?: string | null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            created_at?: string;
+                            /** @example 2026-11-22T14:03:27Z */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
+            400: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description API key missing, malformed, unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Chave de API ausente ou inválida"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The key lacks the scope this route needs. */
+            403: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "Esta chave de API não tem permissão para este recurso"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Unknown id (or an id of another team, or not a UUID). */
+            404: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Veículo não encontrado"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Body over 1 MiB. */
+            413: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "PAYLOAD_TOO_LARGE",
+                     *         "message": "O corpo da requisição excede o limite de 1 MiB"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Body that is not application/json, or declared in a charset other than UTF-8. */
+            415: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Business rule failed. */
+            422: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Plan limit (or the unauthenticated budget of this IP) exceeded; nothing was executed. */
+            429: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMIT_EXCEEDED",
+                     *         "message": "Limite de requisições excedido. Tente novamente em 42 s."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Unexpected failure; details only in the server log. */
+            500: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Erro interno do servidor"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    archiveVehicle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Record id (UUID). Any other value is simply unknown: 404. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The archived vehicle. */
+            200: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** VehicleArchived */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            id: string;
+                            /** @enum {string} */
+                            status: "arquivado";
+                            /** @example 2026-11-22T14:03:27Z */
+                            archived_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
+            400: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "JSON inválido"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description API key missing, malformed, unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Chave de API ausente ou inválida"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The key lacks the scope this route needs. */
+            403: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "Esta chave de API não tem permissão para este recurso"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Unknown id (or an id of another team, or not a UUID). */
+            404: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Veículo não encontrado"
                      *       }
                      *     }
                      */

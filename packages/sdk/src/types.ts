@@ -38,6 +38,16 @@ export type ClientUpdateBody = BodyOf<operations['updateClient']>;
 export type ClientUpdated = DataOf<operations['updateClient'], 200>;
 export type ClientDeactivated = DataOf<operations['deactivateClient'], 200>;
 
+// Vehicles
+/** A vehicle as `GET /vehicles/:id` and the lists return it. */
+export type Vehicle = DataOf<operations['getVehicle'], 200>;
+export type VehicleListParams = QueryOf<operations['listVehicles']>;
+export type VehicleCreateBody = BodyOf<operations['createVehicle']>;
+export type VehicleUpdateBody = BodyOf<operations['updateVehicle']>;
+/** The answer of `PUT /vehicles/:id`: id, title, brand, model, price, phase, status, every other field that changed, and updated_at. */
+export type VehicleUpdated = DataOf<operations['updateVehicle'], 200>;
+export type VehicleArchived = DataOf<operations['archiveVehicle'], 200>;
+
 // Lists
 export type Pagination = SuccessOf<operations['listDeals'], 200>['pagination'];
 /** What the list methods resolve to: one page of records and where it sits. */

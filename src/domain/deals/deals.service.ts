@@ -13,6 +13,7 @@ import { isoNow, type Clock } from '../shared/clock.js';
 import type { WriteOptions } from '../shared/write-options.js';
 import { dayBounds, toApiTimestamp } from '../shared/time.js';
 import { findPhase, listPhases } from '../teams/teams.repository.js';
+import { sellVehicleOfDeal } from '../vehicles/vehicles.service.js';
 import { toDealView } from './deals.mapper.js';
 import * as repo from './deals.repository.js';
 import {
@@ -210,6 +211,8 @@ export function createDealsService(db: Db, { clock }: { clock: Clock }) {
           updateEvents(changed, next).map((type) => ({ type, object: next, previous })),
           now,
         );
+        // A won deal sells the in-stock vehicle its case_id names, in this transaction (after the deal's events).
+        if (changed.includes('status') && next.status === 'ganho' && next.case_id !== null) await sellVehicleOfDeal(trx, lockRows, teamId, next.case_id, now);
         return { deal: next, previous };
       });
       return { ...change, sent };

@@ -1,4 +1,4 @@
-/** Every event kind of the contract (vehicle, activity and financial ones are announced for later). */
+/** Every event kind of the contract (activity and financial ones are announced for later). */
 export const EVENT_TYPES = [
   'vehicle.created',
   'vehicle.updated',
@@ -32,12 +32,6 @@ export const API_VERSION = 'v1';
  * kind removes it from this list.
  */
 export const NOT_YET_EMITTED: ReadonlySet<EventType> = new Set<EventType>([
-  'vehicle.created',
-  'vehicle.updated',
-  'vehicle.sold',
-  'vehicle.phase_changed',
-  'vehicle.price_changed',
-  'vehicle.removed',
   'activity.created',
   'activity.completed',
   'activity.due_soon',

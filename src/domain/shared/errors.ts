@@ -66,4 +66,13 @@ export const messages = {
   cpfTaken: 'CPF já cadastrado',
   cnpjTaken: 'CNPJ já cadastrado',
   databaseUnavailable: 'Banco de dados indisponível',
+  vehicleNotFound: 'Veículo não encontrado',
+  plateInvalid: 'Placa inválida',
+  renavamInvalid: 'RENAVAM inválido',
+  chassisInvalid: 'Chassi inválido',
+  plateTaken: 'Placa já cadastrada',
+  chassisTaken: 'Chassi já cadastrado',
+  renavamTaken: 'RENAVAM já cadastrado',
+  activityNotFound: 'Atividade não encontrada',
+  financialNotFound: 'Registro financeiro não encontrado',
 } as const;

@@ -24,7 +24,7 @@ export const onlyStatusFilter = (filters: object): boolean => Object.entries(fil
 export type StatusCondition = { equals: string } | { notEquals: string };
 
 /** Exact number of a team's records in (or not in) a status, from record_counts: no scan of the table. */
-export async function countByStatus(db: DbExecutor, teamId: string, resource: 'deals' | 'clients', status: StatusCondition): Promise<number> {
+export async function countByStatus(db: DbExecutor, teamId: string, resource: 'deals' | 'clients' | 'vehicles', status: StatusCondition): Promise<number> {
   const row = await db
     .selectFrom('record_counts')
     .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('n'), eb.lit(0)).as('total'))
@@ -41,7 +41,7 @@ export async function countByStatus(db: DbExecutor, teamId: string, resource: 'd
  * (a few rowid lookups) instead of by walking every row of the team. Worth it for a count, and for a
  * page when the search has few hits; a page of a common word is found faster by walking the date index.
  */
-export function teamColumn(table: 'deals' | 'clients', fromSearchIndex: boolean): RawBuilder<string> {
+export function teamColumn(table: 'deals' | 'clients' | 'vehicles', fromSearchIndex: boolean): RawBuilder<string> {
   return fromSearchIndex ? sql<string>`+${sql.ref(`${table}.team_id`)}` : sql<string>`${sql.ref(`${table}.team_id`)}`;
 }
 

@@ -8,7 +8,7 @@ import { containsPattern, foldText, sqliteIndexServes } from './text-search.js';
  * which matches exactly the rows whose text contains it (consecutive trigrams), with no re-check of
  * the text; queries shorter than a trigram scan the team's rows with LIKE.
  */
-export function searchCondition(dialect: DialectName, table: 'deals' | 'clients', queries: string[]): RawBuilder<boolean> {
+export function searchCondition(dialect: DialectName, table: 'deals' | 'clients' | 'vehicles', queries: string[]): RawBuilder<boolean> {
   const folded = [...new Set(queries.map(foldText))];
   if (dialect !== 'sqlite' || !sqliteIndexServes(folded)) {
     const likes = folded.map((q) => sql`${sql.ref(`${table}.search_text`)} like ${containsPattern(q)} escape '\\'`);

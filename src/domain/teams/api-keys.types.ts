@@ -1,6 +1,6 @@
 import type { Plan } from './teams.types.js';
 
-export const SCOPES = ['deals:read', 'deals:write', 'clients:read', 'clients:write'] as const;
+export const SCOPES = ['deals:read', 'deals:write', 'clients:read', 'clients:write', 'vehicles:read', 'vehicles:write'] as const;
 export type Scope = (typeof SCOPES)[number];
 
 /** A key as listed: never the secret, only its first characters. */

@@ -2,13 +2,19 @@ import type { DbExecutor } from '../../storage/executor.js';
 import type { Phase } from './teams.types.js';
 import type { Updateable } from 'kysely';
 import type { NewTeamRow, TeamTable } from '../../storage/database.js';
+import { DEFAULT_VEHICLE_PHASES } from '../phases/phases.types.js';
 
-export async function insertTeam(db: DbExecutor, team: NewTeamRow, phases: Phase[]): Promise<void> {
+/** A team with its deal pipeline and its vehicle board. */
+export async function insertTeam(db: DbExecutor, team: NewTeamRow, phases: Phase[], vehiclePhases: readonly string[] = DEFAULT_VEHICLE_PHASES): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await trx.insertInto('teams').values(team).execute();
     await trx
       .insertInto('team_phases')
       .values(phases.map((p) => ({ ...p, team_id: team.id })))
+      .execute();
+    await trx
+      .insertInto('vehicle_phases')
+      .values(vehiclePhases.map((name, index) => ({ team_id: team.id, name, position: index + 1 })))
       .execute();
   });
 }
@@ -26,6 +32,28 @@ export const listPhases = (db: DbExecutor, teamId: string): Promise<Phase[]> =>
 
 export const findPhase = (db: DbExecutor, teamId: string, name: string) =>
   db.selectFrom('team_phases').select(['name', 'position', 'probability']).where('team_id', '=', teamId).where('name', '=', name).executeTakeFirst();
+
+export const updateTeamTimeZone = (db: DbExecutor, teamId: string, timeZone: string) =>
+  db.updateTable('teams').set({ time_zone: timeZone }).where('id', '=', teamId).execute();
+
+/** The preview areas turned on for a team. */
+export async function listPreviews(db: DbExecutor, teamId: string): Promise<string[]> {
+  return (await db.selectFrom('team_previews').select('area').where('team_id', '=', teamId).orderBy('area').execute()).map((r) => r.area);
+}
+
+export async function enablePreviews(db: DbExecutor, teamId: string, areas: string[], at: string): Promise<void> {
+  if (areas.length === 0) return;
+  await db
+    .insertInto('team_previews')
+    .values(areas.map((area) => ({ team_id: teamId, area, enabled_at: at })))
+    .onConflict((oc) => oc.columns(['team_id', 'area']).doNothing())
+    .execute();
+}
+
+export async function disablePreviews(db: DbExecutor, teamId: string, areas: string[]): Promise<void> {
+  if (areas.length === 0) return;
+  await db.deleteFrom('team_previews').where('team_id', '=', teamId).where('area', 'in', areas).execute();
+}
 
 export async function updateTeam(db: DbExecutor, id: string, patch: Updateable<TeamTable>) {
   if (Object.keys(patch).length) await db.updateTable('teams').set(patch).where('id', '=', id).execute();

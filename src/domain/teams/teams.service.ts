@@ -5,7 +5,8 @@ import { isoNow, type Clock } from '../shared/clock.js';
 import { toApiTimestamp } from '../shared/time.js';
 import type { TeamRow } from '../../storage/database.js';
 import * as repo from './teams.repository.js';
-import { PLANS, type CreateTeamInput, type Phase, type Plan, type TeamView, type UpdateTeamInput } from './teams.types.js';
+import { PLANS, PREVIEW_AREAS, type CreateTeamInput, type Phase, type Plan, type PreviewArea, type TeamView, type UpdateTeamInput } from './teams.types.js';
+import { DEFAULT_TIME_ZONE } from '../shared/time-zone.js';
 
 /** The contract's default pipeline with its suggested win probabilities. */
 export const DEFAULT_PHASES: Phase[] = [
@@ -27,6 +28,8 @@ export function createTeamsService(db: DbExecutor, { clock }: { clock: Clock }) 
       alert_email: team.alert_email,
       phases: await repo.listPhases(db, team.id),
       created_at: toApiTimestamp(team.created_at),
+      time_zone: team.time_zone,
+      preview: (await repo.listPreviews(db, team.id)) as PreviewArea[],
     };
   }
 
@@ -37,7 +40,14 @@ export function createTeamsService(db: DbExecutor, { clock }: { clock: Clock }) 
       const plan = input.plan ?? 'starter';
       if (!(PLANS as readonly string[]).includes(plan)) throw validationError(`Plano inválido: use ${PLANS.join(', ')}`);
       if (input.alertEmail && !EMAIL.test(input.alertEmail)) throw validationError('E-mail de alerta inválido');
-      const team = { id: newId(), name, plan: plan as Plan, alert_email: input.alertEmail ?? null, created_at: isoNow(clock) } satisfies TeamRow;
+      const team = {
+        id: newId(),
+        name,
+        plan: plan as Plan,
+        alert_email: input.alertEmail ?? null,
+        created_at: isoNow(clock),
+        time_zone: DEFAULT_TIME_ZONE,
+      } satisfies TeamRow;
       await repo.insertTeam(db, team, DEFAULT_PHASES);
       return view(team);
     },
@@ -50,6 +60,26 @@ export function createTeamsService(db: DbExecutor, { clock }: { clock: Clock }) 
     async findByName(name: string): Promise<TeamView | null> {
       const team = await repo.findOldestTeamByName(db, name);
       return team ? view(team) : null;
+    },
+
+    /**
+     * Turns preview areas on or off for a team (`autosales teams preview`); answers the team after it.
+     * Unknown area names are refused with the accepted list.
+     */
+    async setPreview(id: string, change: { enable?: string[]; disable?: string[] }): Promise<TeamView> {
+      const canonical = canonicalId(id);
+      const team = canonical ? await repo.findTeam(db, canonical) : undefined;
+      if (!team) throw notFound('Time não encontrado');
+      const unknown = [...(change.enable ?? []), ...(change.disable ?? [])].filter((a) => !(PREVIEW_AREAS as readonly string[]).includes(a));
+      if (unknown.length) throw validationError(`Área de preview inválida: ${unknown.join(', ')}. Use: ${PREVIEW_AREAS.join(', ')}`);
+      await repo.enablePreviews(db, team.id, change.enable ?? [], isoNow(clock));
+      await repo.disablePreviews(db, team.id, change.disable ?? []);
+      return view(team);
+    },
+
+    /** Whether a preview area is on for a team (checked on every request to an announced path). */
+    async previewEnabled(teamId: string, area: PreviewArea): Promise<boolean> {
+      return (await repo.listPreviews(db, teamId)).includes(area);
     },
 
     /** Name and alert e-mail (the panel's Settings -> Team); the same checks as creation. */

@@ -1,7 +1,7 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { EVENT_TYPES, NOT_YET_EMITTED } from '../../domain/events/event-types.js';
-import { Client, Deal, Timestamp } from '../schemas/responses.schema.js';
+import { Client, Deal, Timestamp, VehicleEventObject } from '../schemas/responses.schema.js';
 
 const SIGNATURE_HEADERS = [
   { name: 'X-Service-Signature', description: 'Lowercase hex HMAC-SHA256 of `timestamp + "." + raw body` with the webhook secret.' },
@@ -14,7 +14,9 @@ function eventPayload(type: string) {
     ? Deal
     : type.startsWith('client.')
       ? Client
-      : { type: 'object', description: 'The subject record (vehicle, activity or financial record: announced for later).' };
+      : type.startsWith('vehicle.')
+        ? VehicleEventObject
+        : { type: 'object', description: 'The subject record (activity or financial record: announced for later).' };
   return {
     type: 'object',
     additionalProperties: false,

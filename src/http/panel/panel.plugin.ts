@@ -10,6 +10,9 @@ import { settingsRoutes } from './settings.routes.js';
 import { webhooksRoutes } from './webhooks.routes.js';
 import type { ApiKeysService } from '../../domain/teams/api-keys.service.js';
 import type { WebhooksService } from '../../domain/webhooks/webhooks.service.js';
+import type { FinancialService } from '../../domain/financial/financial.service.js';
+import type { PhasesService } from '../../domain/phases/phases.service.js';
+import { boardsRoutes } from './boards.routes.js';
 
 /** What the panel's routes call: the same domain services as the public API and the CLI. */
 export interface PanelDeps {
@@ -17,6 +20,8 @@ export interface PanelDeps {
   users: UsersService;
   teams: TeamsService;
   keys: ApiKeysService;
+  financial: FinancialService;
+  phases: PhasesService;
   webhooks: WebhooksService;
   signInLimiter: SignInLimiter;
 }
@@ -29,6 +34,7 @@ export function panelApi(deps: PanelDeps): FastifyPluginAsync {
     await app.register(sessionRoutes(deps));
     await app.register(settingsRoutes(deps));
     await app.register(webhooksRoutes(deps.webhooks));
+    await app.register(boardsRoutes(deps.phases));
     app.get('/openapi.json', { config: { panel: { role: null } }, schema: { hide: true } }, async () => app.panelSwagger());
   };
 }

@@ -17,7 +17,7 @@ export const SessionTeam = Type.Object(
     id: Id,
     name: Type.String(),
     plan: Type.Enum([...PLANS]),
-    time_zone: Type.Optional(Type.String({ description: 'IANA time zone of the team (once the teams carry one).' })),
+    time_zone: Type.String({ description: 'IANA time zone of the team (America/Sao_Paulo by default).' }),
   },
   closed,
 );
@@ -85,7 +85,7 @@ export const Team = Type.Object(
     name: Type.String(),
     plan: Type.Enum([...PLANS]),
     alert_email: nullable(Type.String()),
-    time_zone: Type.Optional(Type.String({ description: 'IANA time zone (once the teams carry one).' })),
+    time_zone: Type.String({ description: 'IANA time zone (America/Sao_Paulo by default): due dates and overdue records follow it.' }),
     created_at: Timestamp,
   },
   closed,
@@ -94,6 +94,7 @@ export const TeamBody = Type.Object(
   {
     name: Type.Optional(Type.String({ maxLength: 200 })),
     alert_email: Type.Optional(nullable(Type.String({ maxLength: 254 }))),
+    time_zone: Type.Optional(Type.String({ maxLength: 64, description: 'IANA name, e.g. America/Manaus.' })),
   },
   closed,
 );
@@ -217,3 +218,28 @@ export const PageQuery = Type.Object(
   closed,
 );
 export const DeliveryParams = Type.Object({ id: Type.String({ maxLength: 100 }), deliveryId: Type.String({ maxLength: 100 }) });
+
+export const BoardParams = Type.Object({ board: Type.String({ maxLength: 20, description: 'deals (the pipeline) or vehicles (the vehicle board).' }) });
+export const BoardPhase = Type.Object(
+  {
+    name: Type.String(),
+    position: Type.Integer(),
+    probability: Type.Optional(Type.Number({ description: 'Suggested win probability, percent (deal pipeline only).' })),
+  },
+  closed,
+);
+export const PhasesBody = Type.Object(
+  {
+    phases: Type.Array(
+      Type.Object(
+        {
+          name: Type.String({ maxLength: 100 }),
+          probability: Type.Optional(Type.Number({ description: 'Deal pipeline only; a kept phase without one keeps its own.' })),
+        },
+        closed,
+      ),
+      { maxItems: 100, description: 'The whole board, in order: renaming is removing one name and adding another.' },
+    ),
+  },
+  closed,
+);

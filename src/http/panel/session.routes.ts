@@ -32,7 +32,7 @@ export function sessionRoutes({ sessions, users, teams, signInLimiter }: Session
       success: true as const,
       data: {
         user: { id: user.id, email: user.email, name: user.name, role: user.role },
-        team: { id: team.id, name: team.name, plan: team.plan, ...('time_zone' in team ? { time_zone: team.time_zone as string } : {}) },
+        team: { id: team.id, name: team.name, plan: team.plan, time_zone: team.time_zone },
         csrf_token: csrfToken,
       },
     };

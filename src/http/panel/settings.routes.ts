@@ -1,6 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type { ApiKeysService } from '../../domain/teams/api-keys.service.js';
+import { financialMessages, type FinancialService } from '../../domain/financial/financial.service.js';
+import { isTimeZone } from '../../domain/shared/time-zone.js';
+import { validationError } from '../../domain/shared/errors.js';
 import type { ApiKeyView } from '../../domain/teams/api-keys.types.js';
 import { notFound } from '../../domain/shared/errors.js';
 import type { TeamsService } from '../../domain/teams/teams.service.js';
@@ -30,6 +33,8 @@ import {
 } from './panel.schemas.js';
 
 export interface SettingsDeps {
+  /** The time zone goes through the financial service: it also moves the overdue time of pending records. */
+  financial: Pick<FinancialService, 'setTeamTimeZone'>;
   teams: TeamsService;
   users: UsersService;
   keys: ApiKeysService;
@@ -56,14 +61,14 @@ const teamAnswer = (team: TeamView) => ({
   name: team.name,
   plan: team.plan,
   alert_email: team.alert_email,
-  ...('time_zone' in team ? { time_zone: team.time_zone as string } : {}),
+  time_zone: team.time_zone,
   created_at: team.created_at,
 });
 
 const keyAnswer = <T extends ApiKeyView>({ team_id: _team, ...key }: T): Omit<T, 'team_id'> => key;
 
 /** Settings -> Team, People, API keys, and the lists their forms use (scopes, event kinds). */
-export function settingsRoutes({ teams, users, keys }: SettingsDeps): FastifyPluginAsyncTypebox {
+export function settingsRoutes({ teams, users, keys, financial }: SettingsDeps): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
       '/team',
@@ -85,18 +90,30 @@ export function settingsRoutes({ teams, users, keys }: SettingsDeps): FastifyPlu
         schema: {
           tags: ['Equipe'],
           operationId: 'updateTeam',
-          summary: 'Change the team name or alert e-mail (owner)',
+          summary: 'Change the team name, alert e-mail or time zone (owner)',
+          description: 'The time zone is the one `autosales teams` and the financial records use: pending records move their overdue time with it.',
           body: TeamBody,
           response: {
             200: Success(Team),
-            400: invalid(['VALIDATION_ERROR', 'O nome do time é obrigatório'], ['VALIDATION_ERROR', 'E-mail de alerta inválido']),
+            400: invalid(
+              ['VALIDATION_ERROR', 'O nome do time é obrigatório'],
+              ['VALIDATION_ERROR', 'E-mail de alerta inválido'],
+              ['VALIDATION_ERROR', financialMessages.timeZoneInvalid('Marte/Olympus')],
+            ),
             ...guarded,
           },
         },
       },
       async (request) => {
-        const { name, alert_email } = request.body;
-        const team = await teams.update(panelOf(request).team.id, { name, alertEmail: alert_email });
+        const { name, alert_email, time_zone } = request.body;
+        const teamId = panelOf(request).team.id;
+        // Every field is checked before anything is written.
+        if (time_zone !== undefined && !isTimeZone(time_zone)) throw validationError(financialMessages.timeZoneInvalid(time_zone), 'time_zone');
+        let team = await teams.update(teamId, { name, alertEmail: alert_email });
+        if (time_zone !== undefined && time_zone !== team.time_zone) {
+          await financial.setTeamTimeZone(teamId, time_zone);
+          team = (await teams.find(teamId))!;
+        }
         return { success: true as const, data: teamAnswer(team) };
       },
     );

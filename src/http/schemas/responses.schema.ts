@@ -2,6 +2,7 @@ import { Type, type TSchema } from 'typebox';
 import { ErrorEnvelope, Pagination, nullable } from './common.schema.js';
 import { ADDRESS_MEMBERS, CLIENT_STATUSES, CLIENT_TYPES, GENDERS, SEGMENTS } from '../../domain/clients/clients.types.js';
 import { DEAL_STATUSES, PRIORITIES } from '../../domain/deals/deals.types.js';
+import { BODY_TYPES, CONDITIONS, FUELS, TRANSMISSIONS, VEHICLE_PUT_SUMMARY, VEHICLE_STATUSES } from '../../domain/vehicles/vehicles.types.js';
 
 /**
  * Response shapes, used for the OpenAPI document and, in the test suite, to validate every response
@@ -147,6 +148,63 @@ export const ClientDeactivated = Type.Object(
   { id: Id, status: Type.Literal('inactive'), deactivated_at: Timestamp },
   { ...closed, title: 'ClientDeactivated' },
 );
+
+const vehicleFields = {
+  id: Id,
+  title: Type.String({ examples: ['Chevrolet Onix LT 1.0 Turbo 2022'] }),
+  brand: Type.String({ examples: ['Chevrolet'] }),
+  model: Type.String({ examples: ['Onix'] }),
+  version: NullableText,
+  plate: nullable(Type.String({ examples: ['BRA2E19'] })),
+  renavam: nullable(Type.String({ examples: ['86769597308'] })),
+  chassis: nullable(Type.String({ examples: ['9BGKS48U0NG123456'] })),
+  manufacture_year: nullable(Type.Integer({ examples: [2021] })),
+  model_year: nullable(Type.Integer({ examples: [2022] })),
+  mileage: nullable(Type.Integer({ minimum: 0, examples: [38500] })),
+  color: NullableText,
+  fuel: nullable(Type.Enum([...FUELS])),
+  transmission: nullable(Type.Enum([...TRANSMISSIONS])),
+  body_type: nullable(Type.Enum([...BODY_TYPES])),
+  doors: nullable(Type.Integer({ minimum: 2, maximum: 5 })),
+  condition: Type.Enum([...CONDITIONS]),
+  fipe_code: nullable(Type.String({ examples: ['004462-5'] })),
+  price: nullable(Type.Number({ examples: [82900] })),
+  purchase_price: nullable(Type.Number({ examples: [71000] })),
+  phase: Type.String({ examples: ['entrada'] }),
+  status: Type.Enum([...VEHICLE_STATUSES]),
+  sold_at: nullable(Timestamp),
+  description: NullableText,
+  features: Type.Array(Type.String()),
+  tags: Type.Array(Type.String()),
+  store_id: NullableText,
+  created_at: Timestamp,
+  updated_at: Timestamp,
+};
+
+export const Vehicle = Type.Object(vehicleFields, { ...closed, title: 'Vehicle' });
+
+/** `data.object` of vehicle events: exactly the contract's eight fields. */
+export const VehicleEventObject = Type.Object(
+  {
+    id: vehicleFields.id,
+    title: vehicleFields.title,
+    brand: vehicleFields.brand,
+    model: vehicleFields.model,
+    price: vehicleFields.price,
+    phase: vehicleFields.phase,
+    status: vehicleFields.status,
+    created_at: vehicleFields.created_at,
+  },
+  { ...closed, title: 'VehicleEventObject' },
+);
+
+const vehicleSummary = new Set<string>(['id', ...VEHICLE_PUT_SUMMARY, 'updated_at']);
+export const VehicleUpdated = Type.Object(
+  Object.fromEntries(Object.entries(vehicleFields).map(([k, v]) => [k, vehicleSummary.has(k) ? v : Type.Optional(v)])) as typeof vehicleFields,
+  { ...closed, title: 'VehicleUpdated', description: 'id, title, brand, model, price, phase, status, every other field the body changed, and updated_at' },
+);
+
+export const VehicleArchived = Type.Object({ id: Id, status: Type.Literal('arquivado'), archived_at: Timestamp }, { ...closed, title: 'VehicleArchived' });
 
 export const Success = <T extends TSchema>(data: T) => Type.Object({ success: Type.Literal(true), data }, closed);
 export const Page = <T extends TSchema>(item: T) => Type.Object({ success: Type.Literal(true), data: Type.Array(item), pagination: Pagination }, closed);

@@ -4,6 +4,8 @@ import { initial } from './0001-initial.js';
 import { webhooks } from './0002-webhooks.js';
 import { idempotency } from './0003-idempotency.js';
 import { listPerformance } from './0004-list-performance.js';
+import { vehicles } from './0005-vehicles.js';
+import { activitiesFinancial } from './0006-activities-financial.js';
 import { usersSessions } from './0007-users-sessions.js';
 
 /** One ordered migration set; each migration may ask for the few dialect-specific column types. */
@@ -15,6 +17,8 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
         '0002-webhooks': webhooks(dialect),
         '0003-idempotency': idempotency(dialect),
         '0004-list-performance': listPerformance(dialect),
+        '0005-vehicles': vehicles(dialect),
+        '0006-activities-financial': activitiesFinancial(dialect),
         '0007-users-sessions': usersSessions(dialect),
       });
     },

@@ -76,3 +76,14 @@ async function createSqliteTriggers(db: Kysely<unknown>, table: string): Promise
   await sql`create trigger ${sql.id(`${table}_count_status`)} after update of status on ${on}
     when old.status is not new.status begin ${bump('old', -1)} ${bump('new', 1)} end`.execute(db);
 }
+
+/**
+ * Counts a table added after 0004 (record_counts and, on PostgreSQL, its functions exist already):
+ * its current rows, then the same triggers as the first tables.
+ */
+export async function countRecordsOf(db: Kysely<unknown>, dialect: DialectName, table: string): Promise<void> {
+  await sql`insert into record_counts (team_id, resource, status, slot, n)
+    select team_id, ${sql.lit(table)}, status, 0, count(*) from ${sql.table(table)} group by team_id, status`.execute(db);
+  if (dialect === 'postgres') await createPostgresTriggers(db, table);
+  else await createSqliteTriggers(db, table);
+}

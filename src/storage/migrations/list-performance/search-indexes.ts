@@ -16,17 +16,17 @@ export const SEARCHED_TABLES = ['deals', 'clients'] as const;
  *   Where it cannot be created (no privilege), the migration goes on without the index: searches
  *   stay correct, only slower, and `create extension pg_trgm` plus this index can be added later.
  */
-export async function createSearchIndexes(db: Kysely<unknown>, dialect: DialectName): Promise<void> {
+export async function createSearchIndexes(db: Kysely<unknown>, dialect: DialectName, tables: readonly string[] = SEARCHED_TABLES): Promise<void> {
   if (dialect === 'postgres') {
     const schema = await trigramSchema(db);
     if (!schema) return;
-    for (const table of SEARCHED_TABLES) {
+    for (const table of tables) {
       await sql`create index ${sql.id(`${table}_search_trgm_idx`)} on ${sql.table(table)}
         using gin (search_text ${sql.id(schema)}.gin_trgm_ops)`.execute(db);
     }
     return;
   }
-  for (const table of SEARCHED_TABLES) {
+  for (const table of tables) {
     const fts = sql.table(`${table}_fts`);
     const on = sql.table(table);
     const remove = sql`insert into ${fts} (${fts}, rowid, search_text) values ('delete', old.rowid, old.search_text);`;

@@ -1,0 +1,62 @@
+import type { ScheduleService } from '../domain/schedule/schedule.service.js';
+import type { Logger } from '../domain/shared/logger.js';
+
+export interface SchedulerDeps {
+  /** From the composition root: claims due rows and records their events. */
+  schedule: Pick<ScheduleService, 'fireDue'>;
+  logger: Logger;
+  /** Time between two looks at the due rows; an event fires at most this late (plus one batch). */
+  pollMs: number;
+}
+
+export interface Scheduler {
+  /** Fires what is due now; resolves with the number of rows claimed. */
+  runOnce(): Promise<number>;
+  /** Runs until `stop()`: one look at once, then one every `pollMs`. */
+  start(): void;
+  /** Stops looking; waits for a look in progress to commit. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The scheduler of time-driven events (`activity.due_soon`, `activity.overdue`, `financial.overdue`).
+ * It keeps no state: what is due and what has fired live in the database (`scheduled_events`), and the
+ * claim there decides who fires what, so any number of schedulers (in `serve` and in `autosales
+ * worker`, on one or many machines) fire each event exactly once.
+ */
+export function createScheduler({ schedule, logger, pollMs }: SchedulerDeps): Scheduler {
+  let running = false;
+  let timer: NodeJS.Timeout | undefined;
+  let current: Promise<unknown> = Promise.resolve();
+
+  async function look(): Promise<number> {
+    try {
+      return await schedule.fireDue();
+    } catch (error) {
+      // A failed look (database briefly away, lock timeout) is retried at the next one.
+      logger.warn({ err: error }, 'agendador: falha ao disparar eventos programados');
+      return 0;
+    }
+  }
+
+  function next(): void {
+    if (!running) return;
+    timer = setTimeout(() => {
+      current = look().then(next);
+    }, pollMs);
+  }
+
+  return {
+    runOnce: () => schedule.fireDue(),
+    start() {
+      if (running) return;
+      running = true;
+      current = look().then(next);
+    },
+    async stop() {
+      running = false;
+      if (timer) clearTimeout(timer);
+      await current;
+    },
+  };
+}
