@@ -24,6 +24,7 @@ export type TeamInput = Body<'updateTeam'>;
 export type Member = Item<Data<'listUsers'>>;
 export type InvitedMember = Data<'inviteUser', 201> extends never ? Data<'inviteUser'> : Data<'inviteUser', 201>;
 export type PasswordLink = Data<'getPasswordLink'>;
+export type PasswordLinkAnswer = Data<'newPasswordLink'> extends never ? Data<'newPasswordLink', 201> : Data<'newPasswordLink'>;
 
 export type ApiKey = Item<Data<'listKeys'>>;
 export type CreatedApiKey = Data<'createKey', 201> extends never ? Data<'createKey'> : Data<'createKey', 201>;
