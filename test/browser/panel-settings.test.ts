@@ -210,6 +210,14 @@ for (const dialect of DIALECTS) {
       await page.getByTestId('board-deals').getByRole('button', { name: 'Salvar fases' }).click();
       await expect(page.getByTestId('board-deals').getByRole('alert').innerText()).resolves.toMatch(/em uso.*lead/s);
       await shot(page, '13-quadros-fase-em-uso');
+
+      // Dragging works too (by the number badge): on the vehicle board, then discarded.
+      const vehicles = page.getByTestId('board-vehicles');
+      const items = vehicles.getByTestId('phase-item');
+      await items.nth(0).locator('.phase-index').dragTo(items.nth(2));
+      await expect(vehicles.getByRole('textbox', { name: 'Nome da fase 3' }).inputValue()).resolves.toBe('entrada');
+      await vehicles.getByRole('button', { name: 'Descartar' }).click();
+      await expect(vehicles.getByRole('textbox', { name: 'Nome da fase 1' }).inputValue()).resolves.toBe('entrada');
     });
 
     it('invites a person, whose link lets them choose a password and sign in without Settings', async () => {
@@ -239,6 +247,35 @@ for (const dialect of DIALECTS) {
         await invited.getByRole('heading', { name: 'Olá, Vítor' }).waitFor();
         await expect(invited.getByRole('link', { name: 'Configurações' }).count()).resolves.toBe(0);
         expect(invitedWatch.problems).toEqual([]);
+      } finally {
+        await other.close();
+      }
+    });
+
+    it('shows a manager the boards and the webhooks read only, and hides what only owners do', async () => {
+      const managerEmail = `gerente.${dialect}.${Date.now()}@loja.example.com.br`;
+      await rig.h.services.users.create({ teamId: me.teamId, email: managerEmail, name: 'Gil Gerente', role: 'manager', password: PASSWORD });
+      const other = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'pt-BR' });
+      try {
+        const manager = await other.newPage();
+        const managerWatch = watchPage(manager, EXPECTED);
+        await manager.goto(`${origin}/entrar`);
+        await manager.getByLabel('E-mail').fill(managerEmail);
+        await manager.getByLabel('Senha').fill(PASSWORD);
+        await manager.getByRole('button', { name: 'Entrar' }).click();
+        await manager.getByRole('heading', { name: 'Olá, Gil' }).waitFor();
+        await manager.getByRole('navigation', { name: 'Principal' }).getByRole('link', { name: 'Configurações' }).click();
+        const sections = manager.getByRole('navigation', { name: 'Configurações' }).getByRole('link');
+        await sections.first().waitFor();
+        await expect(sections.allInnerTexts()).resolves.toEqual(['Webhooks', 'Quadros', 'Equipe']);
+        await manager.getByRole('row').filter({ hasText: receiver.url }).waitFor();
+        await expect(manager.getByRole('link', { name: 'Novo webhook' }).count()).resolves.toBe(0);
+        await manager.getByRole('link', { name: receiver.url }).click();
+        await manager.getByText('Registro de entregas').waitFor();
+        for (const action of ['Editar', 'Desativar', 'Excluir', 'Revelar', 'Trocar segredo', 'Reenviar', 'Enviar evento de teste'])
+          await expect(manager.getByRole('button', { name: action, exact: true }).count(), action).resolves.toBe(0);
+        if (shots) await screenshot(manager, '16-webhook-gerente');
+        expect(managerWatch.problems).toEqual([]);
       } finally {
         await other.close();
       }
