@@ -207,3 +207,21 @@ describe.each(DIALECTS)('panel sign-in throttling per address (%s)', (dialect) =
     expect((await panelBrowser(h, '10.3.3.3').signIn(email)).status).toBe(200);
   });
 });
+
+describe.each(DIALECTS)('panel cookie behind HTTPS (%s)', (dialect) => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await createHarness(dialect, { passwordHashing: TEST_HASHING, trustProxy: true });
+  });
+  afterAll(() => h.close());
+
+  it('is Secure when the request came over HTTPS (X-Forwarded-Proto behind TRUST_PROXY), and not otherwise', async () => {
+    const { email } = await signedIn(h);
+    const browser = panelBrowser(h);
+    const https = await browser.request('POST', '/session', { email, password: PASSWORD }, { 'x-forwarded-proto': 'https' });
+    expect(https.status).toBe(200);
+    expect(String([https.headers['set-cookie']].flat().find((c) => String(c).startsWith('autosales_session=')))).toMatch(/; Secure/);
+    const http = await panelBrowser(h).request('POST', '/session', { email, password: PASSWORD });
+    expect(String([http.headers['set-cookie']].flat().find((c) => String(c).startsWith('autosales_session=')))).not.toMatch(/Secure/);
+  });
+});
