@@ -291,6 +291,21 @@ for (const dialect of DIALECTS) {
       await shot(page, '16-equipe');
     });
 
+    it('says the panel was updated when a page of an older release can no longer be loaded', async () => {
+      const stale = await context.newPage();
+      try {
+        // As after a deploy: the hashed file of a Settings page this tab knew is gone.
+        await stale.route(/\/assets\/ApiKeys-[^/]+\.js$/, (route) => route.fulfill({ status: 404, body: 'gone' }));
+        await stale.goto(`${origin}/configuracoes/webhooks`);
+        await stale.getByRole('heading', { name: 'Configurações' }).waitFor();
+        await stale.getByRole('navigation', { name: 'Configurações' }).getByRole('link', { name: 'Chaves de API' }).click();
+        await stale.getByRole('heading', { name: 'O painel foi atualizado' }).waitFor();
+        await expect(stale.getByRole('button', { name: 'Recarregar' }).count()).resolves.toBe(1);
+      } finally {
+        await stale.close();
+      }
+    });
+
     it('fits a phone screen', async () => {
       if (!shots) return expect(shots).toBe(false);
       await page.setViewportSize({ width: 390, height: 844 });
