@@ -242,6 +242,7 @@ for (const dialect of DIALECTS) {
         await invited.getByRole('heading', { name: 'Defina sua senha' }).waitFor();
         await invited.getByLabel('Nova senha').fill('vendedor-senha-123');
         await invited.getByLabel('Repita a senha').fill('vendedor-senha-123');
+        await expect(invited.evaluate<number>('document.documentElement.scrollWidth')).resolves.toBeLessThanOrEqual(390);
         if (shots) await screenshot(invited, '15-definir-senha-celular');
         await invited.getByRole('button', { name: 'Salvar senha e entrar' }).click();
         await invited.getByRole('heading', { name: 'Olá, Vítor' }).waitFor();
