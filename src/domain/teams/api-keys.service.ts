@@ -7,7 +7,7 @@ import { toApiTimestamp, toApiTimestampOrNull } from '../shared/time.js';
 import type { ApiKeyRow } from '../../storage/database.js';
 import * as repo from './api-keys.repository.js';
 import type { TeamsService } from './teams.service.js';
-import { SCOPES, type ApiKeyView, type AuthContext, type CreateApiKeyInput, type Scope } from './api-keys.types.js';
+import { DEFAULT_SCOPES, SCOPES, type ApiKeyView, type AuthContext, type CreateApiKeyInput, type Scope } from './api-keys.types.js';
 
 const KEY_PREFIX = 'ask_';
 /** `last_used_at` is kept to the minute: at most one write per key and minute, whatever the traffic. */
@@ -35,7 +35,7 @@ function view(row: ApiKeyRow): ApiKeyView {
 }
 
 export function parseScopes(raw: string[] | undefined): Scope[] {
-  if (!raw || raw.length === 0) return [...SCOPES];
+  if (!raw || raw.length === 0) return [...DEFAULT_SCOPES];
   const unknown = raw.filter((s) => !(SCOPES as readonly string[]).includes(s));
   if (unknown.length) throw validationError(`Escopo inválido: ${unknown.join(', ')}. Use: ${SCOPES.join(', ')}`);
   return SCOPES.filter((s) => raw.includes(s));
