@@ -1,4 +1,4 @@
-import { Briefcase, CalendarDays, Car, Users, Wallet } from 'lucide-react';
+import { CalendarDays, Car, Users, Wallet } from 'lucide-react';
 import { createBrowserRouter, Navigate } from 'react-router';
 import { ComingSoon } from './pages/ComingSoon';
 import { HomePage } from './pages/Home';
@@ -20,10 +20,7 @@ export const router = createBrowserRouter([
     hydrateFallbackElement: <FullPageLoading />,
     children: [
       { index: true, element: <HomePage /> },
-      {
-        path: 'negocios',
-        element: <ComingSoon title="Negócios" icon={Briefcase} text="O funil de negócios, com as fases da sua loja, chega em breve ao painel." />,
-      },
+      { path: 'negocios', lazy: async () => ({ Component: (await import('./pages/deals/DealsPage')).DealsPage }) },
       { path: 'veiculos', element: <ComingSoon title="Veículos" icon={Car} text="O quadro de veículos, da compra à entrega, chega em breve ao painel." /> },
       {
         path: 'clientes',
