@@ -1,4 +1,4 @@
-import { CalendarDays, Car, Users, Wallet } from 'lucide-react';
+import { CalendarDays, Users, Wallet } from 'lucide-react';
 import { createBrowserRouter, Navigate } from 'react-router';
 import { ComingSoon } from './pages/ComingSoon';
 import { HomePage } from './pages/Home';
@@ -21,7 +21,7 @@ export const router = createBrowserRouter([
     children: [
       { index: true, element: <HomePage /> },
       { path: 'negocios', lazy: async () => ({ Component: (await import('./pages/deals/DealsPage')).DealsPage }) },
-      { path: 'veiculos', element: <ComingSoon title="Veículos" icon={Car} text="O quadro de veículos, da compra à entrega, chega em breve ao painel." /> },
+      { path: 'veiculos', lazy: async () => ({ Component: (await import('./pages/vehicles/VehiclesPage')).VehiclesPage }) },
       {
         path: 'clientes',
         element: <ComingSoon title="Clientes" icon={Users} text="A lista de clientes e o histórico de cada um chegam em breve ao painel." />,

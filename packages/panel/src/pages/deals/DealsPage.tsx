@@ -1,13 +1,13 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { AlertTriangle, Briefcase, Columns3, List, Plus, User } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { api } from '../../api/client';
-import { PRIORITY_LABELS, type Board as BoardData, type ColumnPage, type Deal, type DealCard } from '../../api/records';
+import { PRIORITY_LABELS, type Deal, type DealCard } from '../../api/records';
 import { Button } from '../../ui/Button';
 import { Board } from '../../ui/board/Board';
+import { useBoard } from '../../ui/board/useBoard';
 import { formatMoney } from '../../ui/format';
 import { EmptyState, ErrorState, Loading } from '../../ui/States';
-import { useToast } from '../../ui/Toasts';
 import { Pager, qs, SearchBox, useDebounced, usePeople } from '../records/shared';
 import { DealDialog } from './DealDialog';
 import { DealFormDialog } from './DealForm';
@@ -19,24 +19,6 @@ export interface DealFilters {
 }
 
 const EMPTY: DealFilters = { search: '', responsible_id: '', source: '' };
-
-/** Moves a card between columns in the cached board, so the drop shows at once. */
-function moveInBoard(board: BoardData<DealCard>, id: string, to: string): BoardData<DealCard> {
-  let moved: DealCard | undefined;
-  const columns = board.columns.map((col) => {
-    const card = col.items.find((c) => c.id === id);
-    if (!card) return col;
-    moved = { ...card, phase: to };
-    return { ...col, items: col.items.filter((c) => c.id !== id), count: col.count - 1, total_value: (col.total_value ?? 0) - (card.value ?? 0) };
-  });
-  if (!moved) return board;
-  const card = moved;
-  return {
-    columns: columns.map((col) =>
-      col.phase === to ? { ...col, items: [card, ...col.items], count: col.count + 1, total_value: (col.total_value ?? 0) + (card.value ?? 0) } : col,
-    ),
-  };
-}
 
 export function DealsPage() {
   const [view, setView] = useState<'board' | 'list'>('board');
@@ -117,51 +99,7 @@ export function DealsPage() {
 }
 
 function DealsBoard({ params, onOpen, onCreate }: { params: Record<string, string>; onOpen: (id: string) => void; onCreate: () => void }) {
-  const qc = useQueryClient();
-  const toast = useToast();
-  const key = ['deals', 'board', params];
-  const board = useQuery({ queryKey: key, queryFn: () => api.get<BoardData<DealCard>>(`/deals/board${qs({ ...params, per_column: 20 })}`) });
-  const [loadingMore, setLoadingMore] = useState<string | null>(null);
-  const move = useMutation({
-    mutationFn: ({ card, to }: { card: DealCard; to: string }) => api.put<Deal>(`/deals/${encodeURIComponent(card.id)}`, { phase: to }),
-    onMutate: async ({ card, to }) => {
-      await qc.cancelQueries({ queryKey: key });
-      const before = qc.getQueryData<BoardData<DealCard>>(key);
-      if (before) qc.setQueryData(key, moveInBoard(before, card.id, to));
-      return { before };
-    },
-    onSuccess: (_d, { card, to }) => toast.success(`${card.title} foi para ${to}.`),
-    onError: (err, _v, ctx) => {
-      if (ctx?.before) qc.setQueryData(key, ctx.before);
-      toast.error(err.message);
-    },
-    onSettled: () => void qc.invalidateQueries({ queryKey: ['deals'] }),
-  });
-
-  const loadMore = async (phase: string) => {
-    const col = board.data?.columns.find((c) => c.phase === phase);
-    if (!col) return;
-    setLoadingMore(phase);
-    try {
-      const more = await api.get<ColumnPage<DealCard>>(`/deals/board/${encodeURIComponent(phase)}${qs({ ...params, offset: col.items.length, limit: 20 })}`);
-      qc.setQueryData<BoardData<DealCard>>(key, (b) =>
-        b
-          ? {
-              columns: b.columns.map((c) =>
-                c.phase === phase
-                  ? { ...c, items: [...c.items, ...more.items.filter((m) => !c.items.some((i) => i.id === m.id))], has_more: more.has_more }
-                  : c,
-              ),
-            }
-          : b,
-      );
-    } catch (err) {
-      toast.error(err instanceof Error ? err.message : 'Não foi possível carregar.');
-    } finally {
-      setLoadingMore(null);
-    }
-  };
-
+  const { board, move, loadMore, loadingMore } = useBoard<DealCard>({ area: 'deals', params, valueOf: (c) => c.value, titleOf: (c) => c.title });
   if (board.isPending) return <Loading rows={6} label="Carregando o quadro…" />;
   if (board.isError) return <ErrorState error={board.error} onRetry={() => void board.refetch()} />;
   const empty = board.data.columns.every((c) => c.count === 0);
@@ -188,9 +126,9 @@ function DealsBoard({ params, onOpen, onCreate }: { params: Record<string, strin
         cardTitle={(c) => c.title}
         columnSummary={(col) => formatMoney(col.total_value ?? 0)}
         renderCard={(c) => <DealCardView card={c} />}
-        onMove={(card, to) => move.mutate({ card, to })}
+        onMove={move}
         onOpen={(c) => onOpen(c.id)}
-        onLoadMore={(phase) => void loadMore(phase)}
+        onLoadMore={loadMore}
         loadingMore={loadingMore}
       />
     </>
