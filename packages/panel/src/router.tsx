@@ -1,4 +1,4 @@
-import { CalendarDays, Users, Wallet } from 'lucide-react';
+import { CalendarDays, Wallet } from 'lucide-react';
 import { createBrowserRouter, Navigate } from 'react-router';
 import { ComingSoon } from './pages/ComingSoon';
 import { HomePage } from './pages/Home';
@@ -22,10 +22,8 @@ export const router = createBrowserRouter([
       { index: true, element: <HomePage /> },
       { path: 'negocios', lazy: async () => ({ Component: (await import('./pages/deals/DealsPage')).DealsPage }) },
       { path: 'veiculos', lazy: async () => ({ Component: (await import('./pages/vehicles/VehiclesPage')).VehiclesPage }) },
-      {
-        path: 'clientes',
-        element: <ComingSoon title="Clientes" icon={Users} text="A lista de clientes e o histórico de cada um chegam em breve ao painel." />,
-      },
+      { path: 'clientes', lazy: async () => ({ Component: (await import('./pages/clients/ClientsPage')).ClientsPage }) },
+      { path: 'clientes/:id', lazy: async () => ({ Component: (await import('./pages/clients/ClientsPage')).ClientDetailPage }) },
       {
         path: 'agenda',
         element: <ComingSoon title="Agenda" icon={CalendarDays} text="Visitas, test drives e retornos em uma agenda só chegam em breve ao painel." />,

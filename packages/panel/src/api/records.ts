@@ -131,7 +131,7 @@ export interface Client {
   name: string;
   email: string | null;
   phone: string | null;
-  mobile?: string | null;
+  mobile_phone?: string | null;
   cpf?: string | null;
   cnpj?: string | null;
   legal_name?: string | null;

@@ -22,7 +22,7 @@ const NAV: NavItem[] = [
   { to: '/', label: 'Início', icon: House },
   { to: '/negocios', label: 'Negócios', icon: Briefcase },
   { to: '/veiculos', label: 'Veículos', icon: Car },
-  { to: '/clientes', label: 'Clientes', icon: Users, soon: true },
+  { to: '/clientes', label: 'Clientes', icon: Users },
   { to: '/agenda', label: 'Agenda', icon: CalendarDays, soon: true },
   { to: '/financeiro', label: 'Financeiro', icon: Wallet, soon: true },
 ];
