@@ -1,4 +1,4 @@
-import { CalendarDays, Wallet } from 'lucide-react';
+import { Wallet } from 'lucide-react';
 import { createBrowserRouter, Navigate } from 'react-router';
 import { ComingSoon } from './pages/ComingSoon';
 import { HomePage } from './pages/Home';
@@ -24,10 +24,7 @@ export const router = createBrowserRouter([
       { path: 'veiculos', lazy: async () => ({ Component: (await import('./pages/vehicles/VehiclesPage')).VehiclesPage }) },
       { path: 'clientes', lazy: async () => ({ Component: (await import('./pages/clients/ClientsPage')).ClientsPage }) },
       { path: 'clientes/:id', lazy: async () => ({ Component: (await import('./pages/clients/ClientsPage')).ClientDetailPage }) },
-      {
-        path: 'agenda',
-        element: <ComingSoon title="Agenda" icon={CalendarDays} text="Visitas, test drives e retornos em uma agenda só chegam em breve ao painel." />,
-      },
+      { path: 'agenda', lazy: async () => ({ Component: (await import('./pages/agenda/AgendaPage')).AgendaPage }) },
       {
         path: 'financeiro',
         element: <ComingSoon title="Financeiro" icon={Wallet} text="Receitas, despesas e custos de cada negócio chegam em breve ao painel." />,

@@ -23,7 +23,7 @@ const NAV: NavItem[] = [
   { to: '/negocios', label: 'Negócios', icon: Briefcase },
   { to: '/veiculos', label: 'Veículos', icon: Car },
   { to: '/clientes', label: 'Clientes', icon: Users },
-  { to: '/agenda', label: 'Agenda', icon: CalendarDays, soon: true },
+  { to: '/agenda', label: 'Agenda', icon: CalendarDays },
   { to: '/financeiro', label: 'Financeiro', icon: Wallet, soon: true },
 ];
 

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ArrowLeft, Pencil, Power, UserPlus, Users } from 'lucide-react';
+import { ArrowLeft, CalendarPlus, Pencil, Power, UserPlus, Users } from 'lucide-react';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, fieldError } from '../../api/client';
@@ -10,6 +10,7 @@ import { TextArea, TextField } from '../../ui/Field';
 import { formatDate, formatDateTime, formatDay, formatMoney } from '../../ui/format';
 import { Alert, EmptyState, ErrorState, Loading } from '../../ui/States';
 import { useToast } from '../../ui/Toasts';
+import { ActivityForm } from '../agenda/AgendaPage';
 import { FINANCIAL_STATUS_LABELS, FINANCIAL_TYPE_LABELS } from '../financial/labels';
 import { Pager, qs, SearchBox, useDebounced } from '../records/shared';
 
@@ -228,6 +229,7 @@ export function ClientForm({ client, onClose, onSaved }: { client?: Client; onCl
 export function ClientDetailPage() {
   const { id = '' } = useParams();
   const [editing, setEditing] = useState(false);
+  const [scheduling, setScheduling] = useState(false);
   const overview = useQuery({ queryKey: ['clients', 'overview', id], queryFn: () => api.get<ClientOverview>(`/clients/${encodeURIComponent(id)}/overview`) });
   const qc = useQueryClient();
   const toast = useToast();
@@ -269,6 +271,9 @@ export function ClientDetailPage() {
           </p>
         </div>
         <div className="row">
+          <Button icon={<CalendarPlus size={16} aria-hidden />} onClick={() => setScheduling(true)}>
+            Nova atividade
+          </Button>
           <Button icon={<Pencil size={16} aria-hidden />} onClick={() => setEditing(true)}>
             Editar
           </Button>
@@ -388,6 +393,9 @@ export function ClientDetailPage() {
         </div>
       </div>
       {editing ? <ClientForm client={client} onClose={() => setEditing(false)} /> : null}
+      {scheduling ? (
+        <ActivityForm link={{ client: { id: client.id, name: client.name }, label: `Com ${client.name}.` }} onClose={() => setScheduling(false)} />
+      ) : null}
     </>
   );
 }

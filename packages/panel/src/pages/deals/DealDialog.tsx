@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Archive, Pencil, ThumbsDown, Trophy } from 'lucide-react';
+import { Archive, CalendarPlus, Pencil, ThumbsDown, Trophy } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { api, fieldError } from '../../api/client';
@@ -10,12 +10,14 @@ import { TextField } from '../../ui/Field';
 import { formatDateTime, formatDay, formatMoney } from '../../ui/format';
 import { Alert, ErrorState, Loading } from '../../ui/States';
 import { useToast } from '../../ui/Toasts';
+import { ActivityForm } from '../agenda/AgendaPage';
 import { usePeople } from '../records/shared';
 import { DealFormDialog, useBoardPhases } from './DealForm';
 
 /** One deal: its fields, a move to another phase, and won / lost (with the reason) / archive. */
 export function DealDialog({ id, onClose }: { id: string | null; onClose: () => void }) {
   const [editing, setEditing] = useState(false);
+  const [scheduling, setScheduling] = useState(false);
   const [losing, setLosing] = useState(false);
   const [reason, setReason] = useState('');
   const deal = useQuery({ queryKey: ['deals', 'one', id], queryFn: () => api.get<Deal>(`/deals/${encodeURIComponent(id ?? '')}`), enabled: id !== null });
@@ -55,7 +57,7 @@ export function DealDialog({ id, onClose }: { id: string | null; onClose: () => 
   const responsible = d?.responsible_id ? (people.data?.find((p) => p.id === d.responsible_id)?.name ?? '—') : 'Ninguém';
   return (
     <>
-      <Dialog open={id !== null && !editing} onClose={close} title={d?.title ?? 'Negócio'} wide>
+      <Dialog open={id !== null && !editing && !scheduling} onClose={close} title={d?.title ?? 'Negócio'} wide>
         {deal.isPending ? (
           <Loading />
         ) : deal.isError ? (
@@ -157,6 +159,9 @@ export function DealDialog({ id, onClose }: { id: string | null; onClose: () => 
                 <Button icon={<Pencil size={16} aria-hidden />} onClick={() => setEditing(true)}>
                   Editar
                 </Button>
+                <Button icon={<CalendarPlus size={16} aria-hidden />} onClick={() => setScheduling(true)}>
+                  Nova atividade
+                </Button>
                 <span className="spacer" />
                 {d.status !== 'arquivado' ? (
                   <Button variant="danger-ghost" icon={<Archive size={16} aria-hidden />} loading={archive.isPending} onClick={() => archive.mutate()}>
@@ -169,6 +174,12 @@ export function DealDialog({ id, onClose }: { id: string | null; onClose: () => 
         ) : null}
       </Dialog>
       <DealFormDialog open={editing && d !== undefined} deal={d} onClose={() => setEditing(false)} />
+      {scheduling && d ? (
+        <ActivityForm
+          link={{ deal_id: d.id, ...(d.client ? { client: d.client } : {}), label: `Ligada ao negócio “${d.title}”.` }}
+          onClose={() => setScheduling(false)}
+        />
+      ) : null}
     </>
   );
 }

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Archive, BadgeCheck, CalendarClock, Car, Gauge, Pencil, Plus } from 'lucide-react';
+import { Archive, BadgeCheck, CalendarClock, CalendarPlus, Car, Gauge, Pencil, Plus } from 'lucide-react';
 import { useEffect, useState, type FormEvent } from 'react';
 import { api, fieldError } from '../../api/client';
 import type { Vehicle, VehicleCard } from '../../api/records';
@@ -11,6 +11,7 @@ import { SelectField, TextArea, TextField } from '../../ui/Field';
 import { formatDateTime, formatInt, formatMoney } from '../../ui/format';
 import { Alert, EmptyState, ErrorState, Loading } from '../../ui/States';
 import { useToast } from '../../ui/Toasts';
+import { ActivityForm } from '../agenda/AgendaPage';
 import { useBoardPhases } from '../deals/DealForm';
 import { SearchBox, useDebounced } from '../records/shared';
 
@@ -104,6 +105,7 @@ function VehicleCardView({ card }: { card: VehicleCard }) {
 
 function VehicleDialog({ id, onClose }: { id: string | null; onClose: () => void }) {
   const [editing, setEditing] = useState(false);
+  const [scheduling, setScheduling] = useState(false);
   const vehicle = useQuery({
     queryKey: ['vehicles', 'one', id],
     queryFn: () => api.get<Vehicle>(`/vehicles/${encodeURIComponent(id ?? '')}`),
@@ -137,7 +139,7 @@ function VehicleDialog({ id, onClose }: { id: string | null; onClose: () => void
   const v = vehicle.data;
   return (
     <>
-      <Dialog open={id !== null && !editing} onClose={onClose} title={v?.title ?? 'Veículo'} wide>
+      <Dialog open={id !== null && !editing && !scheduling} onClose={onClose} title={v?.title ?? 'Veículo'} wide>
         {vehicle.isPending ? (
           <Loading />
         ) : vehicle.isError ? (
@@ -212,6 +214,9 @@ function VehicleDialog({ id, onClose }: { id: string | null; onClose: () => void
               <Button icon={<Pencil size={16} aria-hidden />} onClick={() => setEditing(true)}>
                 Editar
               </Button>
+              <Button icon={<CalendarPlus size={16} aria-hidden />} onClick={() => setScheduling(true)}>
+                Nova atividade
+              </Button>
               <span className="spacer" />
               {v.status !== 'arquivado' ? (
                 <Button variant="danger-ghost" icon={<Archive size={16} aria-hidden />} loading={archive.isPending} onClick={() => archive.mutate()}>
@@ -223,6 +228,7 @@ function VehicleDialog({ id, onClose }: { id: string | null; onClose: () => void
         ) : null}
       </Dialog>
       {editing && v ? <VehicleForm vehicle={v} onClose={() => setEditing(false)} /> : null}
+      {scheduling && v ? <ActivityForm link={{ vehicle_id: v.id, label: `Ligada ao veículo ${v.title}.` }} onClose={() => setScheduling(false)} /> : null}
     </>
   );
 }
