@@ -1,6 +1,4 @@
-import { Wallet } from 'lucide-react';
 import { createBrowserRouter, Navigate } from 'react-router';
-import { ComingSoon } from './pages/ComingSoon';
 import { HomePage } from './pages/Home';
 import { NotFoundPage } from './pages/NotFound';
 import { RouteError } from './pages/RouteError';
@@ -9,7 +7,7 @@ import { Shell } from './pages/Shell';
 import { SignInPage } from './pages/SignIn';
 import { FullPageLoading } from './ui/FullPage';
 
-// Settings pages are loaded on demand: most visits never open them.
+// Pages past the home are loaded on demand: a visit downloads only what it opens.
 export const router = createBrowserRouter([
   { path: '/entrar', element: <SignInPage />, errorElement: <RouteError /> },
   { path: '/definir-senha/:token', element: <SetPasswordPage />, errorElement: <RouteError /> },
@@ -25,10 +23,7 @@ export const router = createBrowserRouter([
       { path: 'clientes', lazy: async () => ({ Component: (await import('./pages/clients/ClientsPage')).ClientsPage }) },
       { path: 'clientes/:id', lazy: async () => ({ Component: (await import('./pages/clients/ClientsPage')).ClientDetailPage }) },
       { path: 'agenda', lazy: async () => ({ Component: (await import('./pages/agenda/AgendaPage')).AgendaPage }) },
-      {
-        path: 'financeiro',
-        element: <ComingSoon title="Financeiro" icon={Wallet} text="Receitas, despesas e custos de cada negócio chegam em breve ao painel." />,
-      },
+      { path: 'financeiro', lazy: async () => ({ Component: (await import('./pages/financial/FinancialPage')).FinancialPage }) },
       {
         path: 'configuracoes',
         lazy: async () => ({ Component: (await import('./pages/settings/SettingsLayout')).SettingsLayout }),

@@ -24,7 +24,7 @@ const NAV: NavItem[] = [
   { to: '/veiculos', label: 'Veículos', icon: Car },
   { to: '/clientes', label: 'Clientes', icon: Users },
   { to: '/agenda', label: 'Agenda', icon: CalendarDays },
-  { to: '/financeiro', label: 'Financeiro', icon: Wallet, soon: true },
+  { to: '/financeiro', label: 'Financeiro', icon: Wallet },
 ];
 
 export function Shell() {

@@ -135,11 +135,9 @@ type Base = (typeof BASE)[number];
 /** PF/PJ form: CPF or CNPJ, contact and address; the server checks the digits and answers on the field. */
 export function ClientForm({ client, onClose, onSaved }: { client?: Client; onClose: () => void; onSaved?: (c: Client) => void }) {
   const [type, setType] = useState<'PF' | 'PJ'>(client?.type ?? 'PF');
-  const [form, setForm] = useState<Record<Base, string>>(
-    () => Object.fromEntries(BASE.map((f) => [f, (client?.[f] as string | null | undefined) ?? ''])) as Record<Base, string>,
-  );
+  const [form, setForm] = useState<Record<Base, string>>(() => Object.fromEntries(BASE.map((f) => [f, client?.[f] ?? ''])) as Record<Base, string>);
   const [address, setAddress] = useState<Record<string, string>>(() =>
-    Object.fromEntries(ADDRESS.map(([f]) => [f, (client?.address?.[f as keyof NonNullable<Client['address']>] as string | null | undefined) ?? ''])),
+    Object.fromEntries(ADDRESS.map(([f]) => [f, client?.address?.[f as keyof NonNullable<Client['address']>] ?? ''])),
   );
   const qc = useQueryClient();
   const toast = useToast();
