@@ -45,6 +45,15 @@ const ROLE_OF: Record<string, Role | null> = {
   'POST /webhooks/:id/recover': 'owner',
   'GET /boards/:board/phases': 'seller',
   'PUT /boards/:board/phases': 'manager',
+  'GET /deals/board': 'seller',
+  'GET /deals/board/:phase': 'seller',
+  'GET /deals': 'seller',
+  'POST /deals': 'seller',
+  'GET /deals/:id': 'seller',
+  'PUT /deals/:id': 'seller',
+  'DELETE /deals/:id': 'seller',
+  'GET /people': 'seller',
+  'GET /changes': 'seller',
 };
 
 const LESSER: Record<Role, Role[]> = { owner: ['manager', 'seller'], manager: ['seller'], seller: [] };

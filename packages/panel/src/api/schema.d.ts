@@ -381,6 +381,120 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/panel/api/deals/board": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The deals board: one column per phase (ativo deals), with count, summed value and the first cards
+         * @description Each column is one paged, indexed read (most valuable first); count and total_value cover the whole column.
+         */
+        get: operations["getDealsBoard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/panel/api/deals/board/{phase}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** More cards of one column of the deals board ("carregar mais") */
+        get: operations["getDealsColumn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/panel/api/deals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The deals list (the API list: filters, sort, pages) */
+        get: operations["listPanelDeals"];
+        put?: never;
+        /** Create a deal (emits deal.created) */
+        post: operations["createPanelDeal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/panel/api/deals/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A deal */
+        get: operations["getPanelDeal"];
+        /**
+         * Change a deal: move ({phase}), win ({status:"ganho"}), lose ({status:"perdido", loss_reason}), edit
+         * @description The same service as PUT /api/v1/deals/:id: deal.updated, then deal.phase_changed / deal.won / deal.lost. Answers the whole deal after the change.
+         */
+        put: operations["updatePanelDeal"];
+        post?: never;
+        /** Archive a deal (kept, status arquivado) */
+        delete: operations["archivePanelDeal"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/panel/api/people": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The team's people for pickers (responsible) */
+        get: operations["listPeople"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/panel/api/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What changed since a cursor (the app polls this every 3 s while visible)
+         * @description The team's event types recorded after the event `after` (at most 200 events per call); without `after` (or an unknown one), only the cursor of the newest event.
+         */
+        get: operations["getChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -5472,6 +5586,1676 @@ export interface operations {
                      *       }
                      *     }
                      */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getDealsBoard: {
+        parameters: {
+            query?: {
+                responsible_id?: string;
+                store_id?: string;
+                source?: string;
+                search?: string;
+                per_column?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            columns: {
+                                phase: string;
+                                probability: number;
+                                /** @description Deals of the column (with the filters), not only the ones answered. */
+                                count: number;
+                                /** @description Summed value (BRL) of the deals of the column. */
+                                total_value: number;
+                                items: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    title: string;
+                                    value: number | null;
+                                    /** @enum {string} */
+                                    currency: "BRL";
+                                    priority: string;
+                                    phase: string;
+                                    status: string;
+                                    client: {
+                                        id: string;
+                                        name: string;
+                                    } | null;
+                                    responsible: {
+                                        id: string;
+                                        name: string;
+                                    } | null;
+                                    /** @description An open activity of the deal is past its due time. */
+                                    has_overdue_activity: boolean;
+                                    /** @example 2026-11-22T14:03:27Z */
+                                    updated_at: string;
+                                }[];
+                                has_more: boolean;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description No session, or it expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Sessão ausente ou expirada. Entre novamente."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getDealsColumn: {
+        parameters: {
+            query?: {
+                responsible_id?: string;
+                store_id?: string;
+                source?: string;
+                search?: string;
+                offset?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                phase: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            items: {
+                                /** Format: uuid */
+                                id: string;
+                                title: string;
+                                value: number | null;
+                                /** @enum {string} */
+                                currency: "BRL";
+                                priority: string;
+                                phase: string;
+                                status: string;
+                                client: {
+                                    id: string;
+                                    name: string;
+                                } | null;
+                                responsible: {
+                                    id: string;
+                                    name: string;
+                                } | null;
+                                /** @description An open activity of the deal is past its due time. */
+                                has_overdue_activity: boolean;
+                                /** @example 2026-11-22T14:03:27Z */
+                                updated_at: string;
+                            }[];
+                            /** @description More cards follow: ask the column route with the next offset. */
+                            has_more: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description No session, or it expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Sessão ausente ou expirada. Entre novamente."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listPanelDeals: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                sort?: string;
+                search?: string;
+                store_id?: string;
+                status?: "ativo" | "ganho" | "perdido" | "arquivado";
+                phase?: string;
+                client_id?: string;
+                responsible_id?: string;
+                source?: string;
+                min_value?: number;
+                max_value?: number;
+                from?: string;
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            id: string;
+                            title: string;
+                            description: string | null;
+                            /** @example 149990 */
+                            value: number | null;
+                            /** @enum {string} */
+                            currency: "BRL";
+                            /** @example lead */
+                            phase: string;
+                            /** @enum {unknown} */
+                            priority: "alta" | "media" | "baixa";
+                            probability: number;
+                            /** @enum {unknown} */
+                            status: "ativo" | "ganho" | "perdido" | "arquivado";
+                            /**
+                             * Format: date
+                             * @example 2026-12-15
+                             */
+                            expected_close_date: string | null;
+                            source: string | null;
+                            loss_reason: string | null;
+                            tags: string[];
+                            is_starred: boolean;
+                            store_id: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            client_id: string | null;
+                            client: {
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                id: string;
+                                name: string;
+                            } | null;
+                            responsible_id: string | null;
+                            case_id: string | null;
+                            ai_summary: null;
+                            ai_win_probability: null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            created_at: string;
+                            /** @example 2026-11-22T14:03:27Z */
+                            updated_at: string;
+                        }[];
+                        pagination: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            pages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input: the same Portuguese message and error.field as the public API. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "Status inválido"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description No session, or it expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Sessão ausente ou expirada. Entre novamente."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createPanelDeal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Toyota Corolla XEi 2024 - Ana Souza",
+                 *       "description": "Quer fazer test drive no sábado; tem um Onix 2019 para dar de entrada.",
+                 *       "value": 149990,
+                 *       "phase": "proposta",
+                 *       "priority": "alta",
+                 *       "expected_close_date": "2026-12-15",
+                 *       "source": "site",
+                 *       "store_id": "loja-centro",
+                 *       "tags": [
+                 *         "sedan",
+                 *         "financiamento"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    title: string;
+                    description?: string | null;
+                    value?: number | null;
+                    phase?: string;
+                    /** @enum {unknown} */
+                    priority?: "alta" | "media" | "baixa";
+                    probability?: number;
+                    /** Format: date */
+                    expected_close_date?: string | null;
+                    client_id?: string | null;
+                    responsible_id?: string | null;
+                    source?: string | null;
+                    store_id?: string | null;
+                    case_id?: string | null;
+                    tags?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** Deal */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            id: string;
+                            title: string;
+                            description: string | null;
+                            /** @example 149990 */
+                            value: number | null;
+                            /** @enum {string} */
+                            currency: "BRL";
+                            /** @example lead */
+                            phase: string;
+                            /** @enum {unknown} */
+                            priority: "alta" | "media" | "baixa";
+                            probability: number;
+                            /** @enum {unknown} */
+                            status: "ativo" | "ganho" | "perdido" | "arquivado";
+                            /**
+                             * Format: date
+                             * @example 2026-12-15
+                             */
+                            expected_close_date: string | null;
+                            source: string | null;
+                            loss_reason: string | null;
+                            tags: string[];
+                            is_starred: boolean;
+                            store_id: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            client_id: string | null;
+                            client: {
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                id: string;
+                                name: string;
+                            } | null;
+                            responsible_id: string | null;
+                            case_id: string | null;
+                            ai_summary: null;
+                            ai_win_probability: null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            created_at: string;
+                            /** @example 2026-11-22T14:03:27Z */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input: the same Portuguese message and error.field as the public API. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description No session, or it expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Sessão ausente ou expirada. Entre novamente."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getPanelDeal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** Deal */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            id: string;
+                            title: string;
+                            description: string | null;
+                            /** @example 149990 */
+                            value: number | null;
+                            /** @enum {string} */
+                            currency: "BRL";
+                            /** @example lead */
+                            phase: string;
+                            /** @enum {unknown} */
+                            priority: "alta" | "media" | "baixa";
+                            probability: number;
+                            /** @enum {unknown} */
+                            status: "ativo" | "ganho" | "perdido" | "arquivado";
+                            /**
+                             * Format: date
+                             * @example 2026-12-15
+                             */
+                            expected_close_date: string | null;
+                            source: string | null;
+                            loss_reason: string | null;
+                            tags: string[];
+                            is_starred: boolean;
+                            store_id: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            client_id: string | null;
+                            client: {
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                id: string;
+                                name: string;
+                            } | null;
+                            responsible_id: string | null;
+                            case_id: string | null;
+                            ai_summary: null;
+                            ai_win_probability: null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            created_at: string;
+                            /** @example 2026-11-22T14:03:27Z */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description No session, or it expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Sessão ausente ou expirada. Entre novamente."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Unknown id (or another team’s). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Negócio não encontrado"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    updatePanelDeal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "phase": "negociacao",
+                 *       "value": 147500,
+                 *       "probability": 80,
+                 *       "is_starred": true
+                 *     }
+                 */
+                "application/json": {
+                    title?: string;
+                    description?: string | null;
+                    value?: number | null;
+                    phase?: string;
+                    /** @enum {unknown} */
+                    priority?: "alta" | "media" | "baixa";
+                    probability?: number;
+                    /** Format: date */
+                    expected_close_date?: string | null;
+                    client_id?: string | null;
+                    responsible_id?: string | null;
+                    source?: string | null;
+                    store_id?: string | null;
+                    case_id?: string | null;
+                    tags?: string[];
+                    /** @enum {unknown} */
+                    status?: "ativo" | "ganho" | "perdido" | "arquivado";
+                    loss_reason?: string | null;
+                    is_starred?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** Deal */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            id: string;
+                            title: string;
+                            description: string | null;
+                            /** @example 149990 */
+                            value: number | null;
+                            /** @enum {string} */
+                            currency: "BRL";
+                            /** @example lead */
+                            phase: string;
+                            /** @enum {unknown} */
+                            priority: "alta" | "media" | "baixa";
+                            probability: number;
+                            /** @enum {unknown} */
+                            status: "ativo" | "ganho" | "perdido" | "arquivado";
+                            /**
+                             * Format: date
+                             * @example 2026-12-15
+                             */
+                            expected_close_date: string | null;
+                            source: string | null;
+                            loss_reason: string | null;
+                            tags: string[];
+                            is_starred: boolean;
+                            store_id: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            client_id: string | null;
+                            client: {
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                id: string;
+                                name: string;
+                            } | null;
+                            responsible_id: string | null;
+                            case_id: string | null;
+                            ai_summary: null;
+                            ai_win_probability: null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            created_at: string;
+                            /** @example 2026-11-22T14:03:27Z */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input: the same Portuguese message and error.field as the public API. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description No session, or it expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Sessão ausente ou expirada. Entre novamente."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Unknown id (or another team’s). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Negócio não encontrado"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    archivePanelDeal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** DealArchived */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            id: string;
+                            /** @enum {string} */
+                            status: "arquivado";
+                            /** @example 2026-11-22T14:03:27Z */
+                            archived_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description No session, or it expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Sessão ausente ou expirada. Entre novamente."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Unknown id (or another team’s). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Negócio não encontrado"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listPeople: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            /**
+                             * @description owner (everything), manager (records, boards, phases), seller (records).
+                             * @enum {unknown}
+                             */
+                            role: "owner" | "manager" | "seller";
+                            active: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description No session, or it expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Sessão ausente ou expirada. Entre novamente."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getChanges: {
+        parameters: {
+            query?: {
+                /** @description The cursor of the previous answer. */
+                after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @description Send it as `after` next time (null: the team has no events yet). */
+                            cursor: string | null;
+                            /** @description The event types recorded since `after` (each once), e.g. deal.created. */
+                            types: string[];
+                        };
+                    };
+                };
+            };
+            /** @description No session, or it expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Sessão ausente ou expirada. Entre novamente."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": {
                         /** @enum {boolean} */
                         success: false;
