@@ -104,6 +104,8 @@ export function Board<C extends BoardCard>(props: BoardProps<C>) {
     <DndContext
       sensors={sensors}
       collisionDetection={closestCorners}
+      // Scroll sideways only near the very edge: the default 20% band would slide the board under a drop.
+      autoScroll={{ threshold: { x: 0.06, y: 0.12 } }}
       onDragStart={onDragStart}
       onDragEnd={onDragEnd}
       onDragCancel={() => setActive(null)}
