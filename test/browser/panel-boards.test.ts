@@ -110,8 +110,14 @@ for (const dialect of DIALECTS) {
     it('moves a deal with the keyboard: space lifts it, the right arrow changes column, space drops it', async () => {
       await card(keyed).focus();
       await page.keyboard.press('Space');
+      // dnd-kit announces each step in a live region; a person waits for it, so does the test.
+      await page.getByText('HB20 Comfort sobre a coluna proposta.').waitFor({ state: 'attached' });
       await page.keyboard.press('ArrowRight');
+      await page.getByText('HB20 Comfort sobre a coluna negociacao.').waitFor({ state: 'attached' });
+      // The lifted card glides to its new place; a drop before it lands is taken where it was.
+      await page.waitForTimeout(400);
       await page.keyboard.press('Space');
+      await page.getByText('HB20 Comfort movido para negociacao.').waitFor({ state: 'attached' });
       await column('negociacao').locator(`[data-id="${keyed}"]`).waitFor();
       await expect
         .poll(async () => (await me.get<{ data: { phase: string } }>(`/deals/${keyed}`)).body.data.phase, { timeout: 5000 })
