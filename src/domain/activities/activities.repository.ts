@@ -104,3 +104,15 @@ export async function dealsWithOverdueActivity(db: DbExecutor, teamId: string, d
     .execute();
   return new Set(rows.map((r) => r.deal_id!));
 }
+
+/** How many of the team's activities are open and past their due time (activities_team_status_due_idx). */
+export async function countOverdueActivities(db: DbExecutor, teamId: string, now: string): Promise<number> {
+  const row = await db
+    .selectFrom('activities')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('team_id', '=', teamId)
+    .where('status', 'in', ['pending', 'in_progress'])
+    .where('due_at', '<', now)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

@@ -176,3 +176,23 @@ export async function boardDealTotals(
   ).execute();
   return rows.map((r) => ({ phase: r.phase, count: Number(r.count), value_cents: Number(r.value_cents) }));
 }
+
+/** Count and summed value per status of the team's deals in `statuses` last changed in [from, before) (the dashboard's month; deals_team_updated_idx). */
+export async function dealTotalsChangedBetween(
+  db: DbExecutor,
+  teamId: string,
+  statuses: string[],
+  from: string,
+  before: string,
+): Promise<Array<{ status: string; count: number; value_cents: number }>> {
+  const rows = await db
+    .selectFrom('deals')
+    .select((eb) => ['status', eb.fn.countAll<number>().as('count'), eb.fn.coalesce(eb.fn.sum<number>('value_cents'), eb.lit(0)).as('value_cents')])
+    .where('team_id', '=', teamId)
+    .where('updated_at', '>=', from)
+    .where('updated_at', '<', before)
+    .where('status', 'in', statuses as never)
+    .groupBy('status')
+    .execute();
+  return rows.map((r) => ({ status: r.status, count: Number(r.count), value_cents: Number(r.value_cents) }));
+}

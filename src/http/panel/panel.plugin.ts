@@ -14,6 +14,10 @@ import type { FinancialService } from '../../domain/financial/financial.service.
 import type { PhasesService } from '../../domain/phases/phases.service.js';
 import { boardsRoutes } from './boards.routes.js';
 import { dealsRoutes } from './deals.routes.js';
+import { recordsRoutes } from './records.routes.js';
+import type { VehiclesService } from '../../domain/vehicles/vehicles.service.js';
+import type { ClientsService } from '../../domain/clients/clients.service.js';
+import type { ActivitiesService } from '../../domain/activities/activities.service.js';
 import type { DealsService } from '../../domain/deals/deals.service.js';
 import type { BoardsService } from '../../domain/boards/boards.service.js';
 
@@ -29,6 +33,9 @@ export interface PanelDeps {
   signInLimiter: SignInLimiter;
   deals: DealsService;
   boards: BoardsService;
+  vehicles: VehiclesService;
+  clients: ClientsService;
+  activities: ActivitiesService;
 }
 
 /** Everything under /panel/api (register with that prefix): cookies, session auth, roles, CSRF, the routes. */
@@ -41,6 +48,7 @@ export function panelApi(deps: PanelDeps): FastifyPluginAsync {
     await app.register(webhooksRoutes(deps.webhooks));
     await app.register(boardsRoutes(deps.phases));
     await app.register(dealsRoutes(deps));
+    await app.register(recordsRoutes(deps));
     app.get('/openapi.json', { config: { panel: { role: null } }, schema: { hide: true } }, async () => app.panelSwagger());
   };
 }

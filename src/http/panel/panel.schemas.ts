@@ -299,3 +299,29 @@ export const Changes = Type.Object(
   },
   closed,
 );
+
+export const VehicleCard = Type.Object(
+  {
+    id: Id,
+    title: Type.String(),
+    brand: Type.String(),
+    model: Type.String(),
+    price: nullable(Type.Number()),
+    plate: nullable(Type.String()),
+    model_year: nullable(Type.Integer()),
+    mileage: nullable(Type.Integer()),
+    phase: Type.String(),
+    status: Type.String(),
+    days_in_stock: Type.Integer({ description: 'Whole days since the vehicle was registered.' }),
+    created_at: Timestamp,
+  },
+  { ...closed, title: 'VehicleCard' },
+);
+export const VehicleColumn = Type.Object({ phase: Type.String(), count: Type.Integer(), items: Type.Array(VehicleCard), has_more: Type.Boolean() }, closed);
+const VehicleFilters = {
+  search: Type.Optional(Type.String({ maxLength: 200 })),
+  brand: Type.Optional(Type.String({ maxLength: 100 })),
+  store_id: Type.Optional(Type.String({ maxLength: 255 })),
+};
+export const VehicleBoardQuery = Type.Object({ ...VehicleFilters, per_column: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })) });
+export const VehicleColumnQuery = ColumnQuery(VehicleFilters);
