@@ -4,13 +4,14 @@ import { useEffect } from 'react';
 import { Link } from 'react-router';
 import { api } from '../api/client';
 import { useCurrentSession } from '../auth/session';
-import { formatInt, formatMoney, formatPercent } from '../ui/format';
+import { formatInt, formatMoney } from '../ui/format';
 import { ErrorState, Loading } from '../ui/States';
 
 export interface Dashboard {
   pipeline: { phase: string; count: number; total_value: number | null }[];
   won_this_month: { count: number; value: number | null };
   lost_this_month: { count: number; value: number | null };
+  /** Percent (0–100) of this month's closed deals that were won. */
   conversion_rate: number | null;
   stock: { phase: string; count: number }[];
   average_days_in_stock: number | null;
@@ -61,7 +62,13 @@ export function HomePage() {
               value={formatInt(d.lost_this_month.count)}
               hint={formatMoney(d.lost_this_month.value ?? 0)}
             />
-            <Tile to="/negocios" icon={Percent} label="Conversão" value={formatPercent(d.conversion_rate)} hint="ganhos ÷ (ganhos + perdidos)" />
+            <Tile
+              to="/negocios"
+              icon={Percent}
+              label="Conversão"
+              value={d.conversion_rate === null ? '—' : `${d.conversion_rate.toLocaleString('pt-BR', { maximumFractionDigits: 1 })}%`}
+              hint="ganhos ÷ (ganhos + perdidos)"
+            />
             <Tile
               to="/veiculos"
               icon={Car}

@@ -238,9 +238,8 @@ export function ClientDetailPage() {
   const toggle = useMutation({
     mutationFn: async () => {
       if (!c) return;
-      // Deactivation is the DELETE; the clients service reactivates on any valid change, so the name is sent back.
       if (c.status === 'active') await api.delete(`/clients/${encodeURIComponent(c.id)}`);
-      else await api.put<Client>(`/clients/${encodeURIComponent(c.id)}`, { name: c.name });
+      else await api.post<Client>(`/clients/${encodeURIComponent(c.id)}/reactivate`);
     },
     onSuccess: () => {
       void qc.invalidateQueries({ queryKey: ['clients'] });
