@@ -29,7 +29,7 @@ export function createServices(db: Db, options: ServicesOptions = {}) {
   return {
     clock,
     teams,
-    keys: createApiKeysService(db.kysely, { teams, clock }),
+    keys: createApiKeysService(db.kysely, { teams, clock, authChanges: db.authChanges }),
     deals: createDealsService(db, { clock }),
     clients: createClientsService(db, { clock }),
     webhooks: createWebhooksService(db, { teams, clock }),
