@@ -15,6 +15,8 @@ export interface Config {
   trustProxy: boolean | string;
   metrics: MetricsConfig;
   scheduler: SchedulerConfig;
+  /** AUTH_CACHE=off: every request's key is looked up in the database, as before issue 15 (diagnostics, A/B in the bench). */
+  authCache: boolean;
 }
 
 /** The scheduler of time-driven events (activity.due_soon, activity.overdue, financial.overdue). */
@@ -146,6 +148,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
       enabled: flag(env, 'SCHEDULER', true, problems),
       pollMs: integer(env, 'SCHEDULER_POLL_MS', 15_000, 100, 60_000, problems),
     },
+    authCache: flag(env, 'AUTH_CACHE', true, problems),
   };
   if (config.rateLimits.redisUrl && !/^rediss?:\/\/.+/.test(config.rateLimits.redisUrl))
     problems.push('REDIS_URL must look like redis://host:6379 or rediss://…');

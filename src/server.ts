@@ -39,7 +39,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     planLimits: config.rateLimits.enabled,
     unauthenticatedPerMinute: config.rateLimits.unauthenticatedPerMinute,
   });
-  const services = createServices(db);
+  const services = createServices(db, { authCache: config.authCache });
   const metrics = createMetrics(metricsSources(db, services));
   const app = await buildApp({ db, services, logger, rateLimiter, trustProxy: config.trustProxy, metrics, metricsAccess: metricsAccessFor(config.metrics) });
   const connections = gracefulDrain(app);
