@@ -8,7 +8,7 @@ import tseslint from 'typescript-eslint';
 
 export default defineConfig(
   {
-    ignores: ['**/dist/**', 'dist-bench/**', 'node_modules/**', 'coverage/**', 'data/**', 'packages/sdk/src/schema.d.ts'],
+    ignores: ['**/dist/**', 'dist-bench/**', 'node_modules/**', 'coverage/**', 'data/**', 'packages/sdk/src/schema.d.ts', 'packages/panel/src/api/schema.d.ts'],
   },
   js.configs.recommended,
   tseslint.configs.recommendedTypeChecked,

@@ -82,6 +82,31 @@ export function computeTargets(r: RunReport): TargetCheck[] {
       met: ratio >= ratioMin,
     });
   }
+  const vehicleById = find('vehicle-by-id');
+  if (vehicleById?.load) {
+    const ratio = vehicleById.load.rps / ceiling;
+    out.push({
+      target: 'GET /vehicles/:id vs ceiling',
+      figure: `${ratio.toFixed(2)}x (${f0(vehicleById.load.rps)} / ${f0(ceiling)} req/s)`,
+      threshold: `>= ${ratioMin}x`,
+      met: ratio >= ratioMin,
+    });
+  }
+  // Vehicles (issue 11): the deal targets, at the large team's vehicle count.
+  for (const [id, label, ms] of [
+    ['vehicle-list-default', 'Vehicle list p99', 25],
+    ['vehicle-list-price', 'Price-filtered vehicle list p99', 25],
+    ['vehicle-search-plate', 'Plate search p99', 50],
+  ] as const) {
+    const res = find(id);
+    if (!res?.load) continue;
+    out.push({
+      target: `${label} @ ${int(res.teamSize)} vehicles`,
+      figure: `${res.load.noneCompleted ? '> ' : ''}${f1(res.load.p99)} ms${res.oneConnection ? ' (1 connection)' : ''}`,
+      threshold: `< ${ms} ms`,
+      met: !res.load.noneCompleted && res.load.p99 < ms,
+    });
+  }
   const latencyTargets: Array<[string, string, number]> = [
     ['list-default', 'List p99', 25],
     ['list-filtered', 'Filtered list p99', 25],

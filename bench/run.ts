@@ -21,7 +21,7 @@ import { summarizeProfile } from './profile.js';
 import { Prng } from './prng.js';
 import { preciseNow, startReceiver, type Receiver } from './receiver.js';
 import { computeTargets, renderReport, type RunReport, type ScenarioResult } from './report.js';
-import { byIdScenarios, dealBody, listSearchScenarios, spreadByIdScenario, writeScenarios, type HttpScenario } from './scenarios.js';
+import { byIdScenarios, dealBody, listSearchScenarios, spreadByIdScenario, vehicleScenarios, writeScenarios, type HttpScenario } from './scenarios.js';
 import { afterBulkLoad, seedTeam, type SeededTeam } from './seed.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -146,10 +146,10 @@ class Bench {
     const { args } = this;
     say(`== seeding: ${args.teams} teams (large: ${args.large} deals + ${args.large} clients; others: ${args.others} each), seed '${args.seed}'`);
     const t0 = performance.now();
-    this.large = await seedTeam(this.db, args.seed, { label: 'grande', deals: args.large, clients: args.large });
+    this.large = await seedTeam(this.db, args.seed, { label: 'grande', deals: args.large, clients: args.large, vehicles: args.large });
     const largeMs = performance.now() - t0;
     say(
-      `   large team: ${(largeMs / 1000).toFixed(1)} s (clients ${(this.large.clientsMs / 1000).toFixed(1)} s, deals ${(this.large.dealsMs / 1000).toFixed(1)} s)`,
+      `   large team: ${(largeMs / 1000).toFixed(1)} s (clients ${(this.large.clientsMs / 1000).toFixed(1)} s, deals ${(this.large.dealsMs / 1000).toFixed(1)} s, vehicles ${(this.large.vehiclesMs / 1000).toFixed(1)} s)`,
     );
     this.teams = [this.large];
     const t1 = performance.now();
@@ -657,6 +657,7 @@ class Bench {
     const main: HttpScenario[] = [
       ...byIdScenarios(this.large, this.prng),
       ...listSearchScenarios(this.large, this.prng),
+      ...vehicleScenarios(this.large, this.prng),
       spreadByIdScenario(this.teams, this.prng, 'off'),
       ...writeScenarios(this.large, this.prng),
     ].filter((sc) => !args.only || args.only.test(sc.id));

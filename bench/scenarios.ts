@@ -1,6 +1,8 @@
 // The HTTP scenarios of issue 6 point 3, as request generators for autocannon.
 import type { DealListInput } from '../src/domain/deals/deals.types.js';
 import type { ClientListInput } from '../src/domain/clients/clients.types.js';
+import type { VehicleListInput } from '../src/domain/vehicles/vehicles.types.js';
+import { plateSearchForms } from '../src/domain/vehicles/vehicle-identifiers.js';
 import { createServices } from '../src/app/services.js';
 import type { Db } from '../src/storage/db.js';
 import * as data from './data.js';
@@ -113,6 +115,57 @@ export function listSearchScenarios(team: SeededTeam, prng: Prng): HttpScenario[
       next: () => ({ method: 'GET', path: `/api/v1/clients?search=${name()}` }),
       explain: (db) => clients(db, { search: data.UNACCENTED_NAME_QUERIES[0] }),
       note: `rotates ${data.UNACCENTED_NAME_QUERIES.join(', ')}`,
+    },
+  ];
+}
+
+export const VEHICLE_PRICE_FILTER = { min_price: 50000, max_price: 100000, sort: '-price' } as const;
+
+/** Vehicle scenarios (issue 11): by id, default list, price-filtered list, plate search; same targets as the deal ones. */
+export function vehicleScenarios(team: SeededTeam, prng: Prng): HttpScenario[] {
+  if (team.vehicles === 0) return [];
+  const vehicleId = rotate(team.samples.vehicleIds, prng);
+  // Every way people type a plate: old or Mercosul form, with or without the dash.
+  const plateQueries = team.samples.plates.flatMap((p) => plateSearchForms(p));
+  const plate = rotate(plateQueries, prng);
+  const vehicles = (db: Db, q: VehicleListInput) => createServices(db).vehicles.list(team.id, q);
+  const base = { teamSize: team.vehicles, headers: auth(team), single: true };
+  return [
+    {
+      id: 'vehicle-by-id',
+      title: 'GET /vehicles/:id',
+      group: 'read',
+      teamSize: team.vehicles,
+      headers: auth(team),
+      next: () => ({ method: 'GET', path: `/api/v1/vehicles/${vehicleId()}` }),
+    },
+    {
+      ...base,
+      id: 'vehicle-list-default',
+      title: 'GET /vehicles (default list)',
+      group: 'list',
+      next: () => ({ method: 'GET', path: '/api/v1/vehicles' }),
+      explain: (db) => vehicles(db, {}),
+    },
+    {
+      ...base,
+      id: 'vehicle-list-price',
+      title: `GET /vehicles?min_price=${VEHICLE_PRICE_FILTER.min_price}&max_price=${VEHICLE_PRICE_FILTER.max_price}&sort=${VEHICLE_PRICE_FILTER.sort}`,
+      group: 'list',
+      next: () => ({
+        method: 'GET',
+        path: `/api/v1/vehicles?min_price=${VEHICLE_PRICE_FILTER.min_price}&max_price=${VEHICLE_PRICE_FILTER.max_price}&sort=${VEHICLE_PRICE_FILTER.sort}`,
+      }),
+      explain: (db) => vehicles(db, { ...VEHICLE_PRICE_FILTER }),
+    },
+    {
+      ...base,
+      id: 'vehicle-search-plate',
+      title: 'GET /vehicles?search=<plate, any form>',
+      group: 'search',
+      next: () => ({ method: 'GET', path: `/api/v1/vehicles?search=${encodeURIComponent(plate())}` }),
+      explain: (db) => vehicles(db, { search: plateQueries[0] ?? 'ABC1C34' }),
+      note: 'rotates sampled plates in old and Mercosul forms, with and without the dash',
     },
   ];
 }

@@ -9,7 +9,9 @@ import { DEFAULT_PHASES } from '../src/domain/teams/teams.service.js';
 import { normalizeTaxId } from '../src/domain/shared/tax-id.js';
 import { foldText, searchDocument } from '../src/domain/shared/text-search.js';
 import type { Db } from '../src/storage/db.js';
-import type { NewClientRow, NewDealRow } from '../src/storage/database.js';
+import type { NewClientRow, NewDealRow, NewVehicleRow } from '../src/storage/database.js';
+import { DEFAULT_VEHICLE_PHASES } from '../src/domain/phases/phases.types.js';
+import { plateSearchForms } from '../src/domain/vehicles/vehicle-identifiers.js';
 import * as data from './data.js';
 import { Prng, uuidV7At } from './prng.js';
 
@@ -22,6 +24,8 @@ export interface TeamSpec {
   label: string;
   deals: number;
   clients: number;
+  /** Vehicles in the team's stock (none unless given). */
+  vehicles?: number;
 }
 
 export interface TeamSamples {
@@ -32,6 +36,9 @@ export interface TeamSamples {
   clientIds: string[];
   /** Bare CPF digits of random PF clients. */
   cpfDigits: string[];
+  /** Random vehicle ids (any status) and plates as stored (old with dash, or Mercosul). */
+  vehicleIds: string[];
+  plates: string[];
 }
 
 export interface SeededTeam {
@@ -41,9 +48,11 @@ export interface SeededTeam {
   key: string;
   deals: number;
   clients: number;
+  vehicles: number;
   samples: TeamSamples;
   clientsMs: number;
   dealsMs: number;
+  vehiclesMs: number;
 }
 
 /** Reservoir sample of fixed size. */
@@ -78,7 +87,7 @@ const rowsPerInsert = (columns: number) => Math.floor(30_000 / columns);
 /** Rows per transaction. */
 const ROWS_PER_TRANSACTION = 20_000;
 
-async function insertBatched<T extends object>(db: Db, table: 'deals' | 'clients', rows: Iterable<T>, columns: number): Promise<void> {
+async function insertBatched<T extends object>(db: Db, table: 'deals' | 'clients' | 'vehicles', rows: Iterable<T>, columns: number): Promise<void> {
   const perInsert = rowsPerInsert(columns);
   let pending: T[] = [];
   let inTransaction: T[][] = [];
@@ -286,7 +295,120 @@ function* dealRows(
   }
 }
 
+const VEHICLE_FUELS = [
+  ['flex', 70],
+  ['gasolina', 8],
+  ['diesel', 10],
+  ['hibrido', 6],
+  ['eletrico', 3],
+  ['etanol', 2],
+  ['gnv', 1],
+] as const;
+const VEHICLE_TRANSMISSIONS = ['manual', 'automatico', 'automatizado', 'cvt'] as const;
+const VEHICLE_COLORS = ['Prata', 'Branco', 'Preto', 'Cinza', 'Vermelho', 'Azul'] as const;
+const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+
+/** The i-th Mercosul plate (unique per i): 3 letters, digit, letter, 2 digits. */
+function mercosulPlate(i: number): string {
+  const digits2 = String(i % 100).padStart(2, '0');
+  let rest = Math.floor(i / 100);
+  const fifth = LETTERS[rest % 26]!;
+  rest = Math.floor(rest / 26);
+  const fourth = String(rest % 10);
+  rest = Math.floor(rest / 10);
+  const letters = [0, 1, 2].map(() => {
+    const c = LETTERS[rest % 26]!;
+    rest = Math.floor(rest / 26);
+    return c;
+  });
+  return `${letters.reverse().join('')}${fourth}${fifth}${digits2}`;
+}
+
+/** A valid 11-digit RENAVAM from ten digits (check digit per DECISIONS.md). */
+function renavamOf(tenDigits: string): string {
+  const weights = [3, 2, 9, 8, 7, 6, 5, 4, 3, 2];
+  let sum = 0;
+  for (let i = 0; i < 10; i++) sum += Number(tenDigits[i]) * weights[i]!;
+  return `${tenDigits}${((sum * 10) % 11) % 10}`;
+}
+
+/** Stock rows with the derived columns the vehicles service writes; plates, RENAVAMs and chassis unique per team. */
+function* vehicleRows(prng: Prng, teamId: string, n: number, samples: { ids: Reservoir<string>; plates: Reservoir<string> }): Generator<NewVehicleRow> {
+  const created = sortedInstants(prng, n, WINDOW_START, WINDOW_END);
+  // A team-specific offset keeps identifiers apart between teams (not required: uniqueness is per team).
+  const offset = prng.int(0, 1_000_000);
+  for (let i = 0; i < n; i++) {
+    const createdAt = created[i]!;
+    const id = uuidV7At(createdAt, prng);
+    const car = data.vehicleTitle(prng);
+    const brand = car.title.slice(0, car.title.indexOf(' '));
+    const model = car.model;
+    const year = Number(/ (20\d{2})(?: |$)/.exec(car.title)?.[1] ?? 2022);
+    const status = prng.weighted([
+      ['ativo', 60],
+      ['vendido', 30],
+      ['arquivado', 10],
+    ] as const);
+    const canonical = mercosulPlate(offset + i);
+    // Older cars keep their old plate (when the Mercosul fifth letter has an old digit).
+    const oldDigit = canonical.charCodeAt(4) - 65;
+    const plate = year < 2019 && oldDigit <= 9 ? `${canonical.slice(0, 3)}-${canonical[3]}${oldDigit}${canonical.slice(5)}` : canonical;
+    const hasPlate = prng.chance(0.9);
+    const chassis = prng.chance(0.6)
+      ? `9BG${LETTERS[prng.int(0, 7)]}${String(offset + i).padStart(9, '0')}${String(prng.int(0, 9999)).padStart(4, '0')}`
+      : null;
+    const renavam = prng.chance(0.8) ? renavamOf(String((offset + i) * 7 + 1_000_000_000).slice(-10)) : null;
+    const updatedAt = Math.min(WINDOW_END, createdAt + (status === 'ativo' && prng.chance(0.5) ? 0 : Math.floor(prng.next() * 60 * DAY)));
+    const version = car.title.slice(brand.length + model.length + 2).replace(/ 20\d{2}( .*)?$/, '') || null;
+    samples.ids.offer(id);
+    if (hasPlate) samples.plates.offer(plate);
+    const phase = status === 'ativo' ? prng.pick(DEFAULT_VEHICLE_PHASES) : 'disponivel';
+    const priceCents = prng.chance(0.95) ? data.priceCents(prng, car.basePrice) : null;
+    yield {
+      id,
+      team_id: teamId,
+      title: car.title,
+      brand,
+      model,
+      version,
+      plate: hasPlate ? plate : null,
+      plate_key: hasPlate ? canonical : null,
+      renavam,
+      renavam_key: renavam,
+      chassis,
+      chassis_key: chassis,
+      manufacture_year: Math.min(year, 2026),
+      model_year: Math.min(year, 2027),
+      mileage: year >= 2026 ? 0 : prng.int(1000, 180_000),
+      color: prng.pick(VEHICLE_COLORS),
+      fuel: prng.weighted(VEHICLE_FUELS),
+      transmission: prng.pick(VEHICLE_TRANSMISSIONS),
+      body_type: null,
+      doors: 4,
+      condition: year >= 2026 ? 'novo' : year >= 2023 ? 'seminovo' : 'usado',
+      fipe_code: null,
+      price_cents: priceCents,
+      purchase_price_cents: priceCents === null ? null : Math.round(priceCents * 0.85),
+      phase,
+      status,
+      sold_at: status === 'vendido' ? iso(updatedAt) : null,
+      description: null,
+      features: '[]',
+      tags: '[]',
+      store_id: prng.chance(0.8) ? prng.pick(data.STORES) : null,
+      search_text: searchDocument([car.title, brand, model, version, ...(hasPlate ? plateSearchForms(plate) : []), chassis]),
+      title_key: foldText(car.title),
+      brand_key: foldText(brand),
+      model_key: foldText(model),
+      archived_at: status === 'arquivado' ? iso(updatedAt) : null,
+      created_at: iso(createdAt),
+      updated_at: iso(updatedAt),
+    };
+  }
+}
+
 const CLIENT_COLUMNS = 35;
+const VEHICLE_COLUMNS = 39;
 const DEAL_COLUMNS = 26;
 
 /** One team with its phases, an API key (all scopes), clients and deals. */
@@ -309,6 +431,11 @@ export async function seedTeam(db: Db, seed: string, spec: TeamSpec): Promise<Se
   await insertBatched(db, 'deals', dealRows(prng.fork('deals'), id, spec.deals, clientIds, dealSamples), DEAL_COLUMNS);
   const dealsMs = performance.now() - t;
 
+  const vehicleSamples = { ids: new Reservoir<string>(2000, prng.fork('s5')), plates: new Reservoir<string>(200, prng.fork('s6')) };
+  t = performance.now();
+  await insertBatched(db, 'vehicles', vehicleRows(prng.fork('vehicles'), id, spec.vehicles ?? 0, vehicleSamples), VEHICLE_COLUMNS);
+  const vehiclesMs = performance.now() - t;
+
   return {
     id,
     label: spec.label,
@@ -316,9 +443,18 @@ export async function seedTeam(db: Db, seed: string, spec: TeamSpec): Promise<Se
     key,
     deals: spec.deals,
     clients: spec.clients,
-    samples: { dealIds: dealSamples.ids.items, activeDeals: dealSamples.active.items, clientIds: clientSamples.ids.items, cpfDigits: clientSamples.cpfs.items },
+    vehicles: spec.vehicles ?? 0,
+    samples: {
+      dealIds: dealSamples.ids.items,
+      activeDeals: dealSamples.active.items,
+      clientIds: clientSamples.ids.items,
+      cpfDigits: clientSamples.cpfs.items,
+      vehicleIds: vehicleSamples.ids.items,
+      plates: vehicleSamples.plates.items,
+    },
     clientsMs,
     dealsMs,
+    vehiclesMs,
   };
 }
 
@@ -326,7 +462,7 @@ export async function seedTeam(db: Db, seed: string, spec: TeamSpec): Promise<Se
 export async function afterBulkLoad(db: Db): Promise<void> {
   if (db.dialect === 'postgres') {
     // Autovacuum would do this shortly after such a load; done now so plans do not depend on its timing.
-    for (const table of ['teams', 'team_phases', 'api_keys', 'clients', 'deals', 'events', 'deliveries', 'webhooks']) {
+    for (const table of ['teams', 'team_phases', 'api_keys', 'clients', 'deals', 'events', 'deliveries', 'webhooks', 'vehicles', 'vehicle_phases']) {
       await sql`vacuum analyze ${sql.table(table)}`.execute(db.kysely);
     }
   } else {

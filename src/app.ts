@@ -11,7 +11,7 @@ import { clientsRoutes } from './http/routes/clients.routes.js';
 import { dealsRoutes } from './http/routes/deals.routes.js';
 import { healthRoutes } from './http/routes/health.routes.js';
 import { homeRoutes } from './http/routes/home.routes.js';
-import { unavailableRoutes } from './http/routes/unavailable.routes.js';
+import { previewRoutes } from './http/routes/preview.routes.js';
 import { vehiclesRoutes } from './http/routes/vehicles.routes.js';
 import { validatorCompiler } from './http/validator.js';
 import { registerOpenApi } from './http/openapi/openapi.plugin.js';
@@ -23,6 +23,9 @@ import { createServices, type Services } from './app/services.js';
 import type { RateLimiter } from './domain/ratelimit/rate-limiter.js';
 import { metricsRoutes, observabilityOptions, observeFrameworkErrors, registerRequestObservability, type MetricsAccess } from './http/request-observability.js';
 import { createMetrics, metricsSources, type Metrics } from './observability/metrics.js';
+import { createSignInLimiter, type SignInLimiter } from './domain/ratelimit/sign-in-limiter.js';
+import { registerPanelOpenApi, PANEL_PREFIX } from './http/panel/panel-openapi.js';
+import { panelApi } from './http/panel/panel.plugin.js';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -41,6 +44,8 @@ export interface AppOptions {
   metricsAccess?: MetricsAccess;
   /** Told of every route as it is registered (the test suite's security matrix takes its route list from here). */
   onRoute?: (route: RouteOptions) => void;
+  /** Sign-in throttling of the panel (per address and per e-mail); in memory unless given (server.ts passes Redis when configured). */
+  signInLimiter?: SignInLimiter;
 }
 
 /** Builds the whole HTTP service around a database. Never listens: server.ts and tests decide that. */
@@ -53,6 +58,7 @@ export async function buildApp({
   metrics = createMetrics(metricsSources(db, services)),
   metricsAccess = 'off',
   onRoute,
+  signInLimiter = createSignInLimiter(),
 }: AppOptions): Promise<FastifyInstance> {
   const guard = methodGuard();
   const app = Fastify({
@@ -76,6 +82,7 @@ export async function buildApp({
   // serialization stays plain JSON.stringify so a schema can never silently drop or reshape a field.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   await registerOpenApi(app, version);
+  await registerPanelOpenApi(app, version);
   registerErrorHandling(app);
   registerJsonBody(app);
   registerRequestObservability(app, metrics);
@@ -95,11 +102,13 @@ export async function buildApp({
       await api.register(dealsRoutes(services.deals));
       await api.register(clientsRoutes(services.clients));
       await api.register(vehiclesRoutes(services.vehicles));
-      await api.register(unavailableRoutes);
+      // The announced endpoints: 501 unless a team's preview is on (src/http/routes/preview.routes.ts).
+      await api.register(previewRoutes(services));
       await api.register(openApiRoutes);
     },
     { prefix: '/api/v1' },
   );
+  await app.register(panelApi({ ...services, signInLimiter }), { prefix: PANEL_PREFIX });
   guard.close(app);
   return app;
 }

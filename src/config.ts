@@ -17,6 +17,17 @@ export interface Config {
   scheduler: SchedulerConfig;
   /** AUTH_CACHE=off: every request's key is looked up in the database, as before issue 15 (diagnostics, A/B in the bench). */
   authCache: boolean;
+  panel: PanelConfig;
+}
+
+/** The product panel (served at /): where people reach it, and how long its sessions last. */
+export interface PanelConfig {
+  /** PUBLIC_URL: the address people open (used in password links the CLI prints); null: http://HOST:PORT. */
+  publicUrl: string | null;
+  /** PANEL_SESSION_IDLE_MINUTES (default 720): a session unused this long ends. */
+  sessionIdleMinutes: number;
+  /** PANEL_SESSION_MAX_DAYS (default 7): a session ends this long after sign-in. */
+  sessionMaxDays: number;
 }
 
 /** The scheduler of time-driven events (activity.due_soon, activity.overdue, financial.overdue). */
@@ -149,7 +160,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
       pollMs: integer(env, 'SCHEDULER_POLL_MS', 15_000, 100, 60_000, problems),
     },
     authCache: flag(env, 'AUTH_CACHE', true, problems),
+    panel: {
+      publicUrl: env.PUBLIC_URL ? env.PUBLIC_URL.replace(/\/+$/, '') : null,
+      sessionIdleMinutes: integer(env, 'PANEL_SESSION_IDLE_MINUTES', 720, 5, 43_200, problems),
+      sessionMaxDays: integer(env, 'PANEL_SESSION_MAX_DAYS', 7, 1, 90, problems),
+    },
   };
+  if (config.panel.publicUrl && !/^https?:\/\/[^/]+/.test(config.panel.publicUrl)) problems.push('PUBLIC_URL must look like https://painel.example.com');
   if (config.rateLimits.redisUrl && !/^rediss?:\/\/.+/.test(config.rateLimits.redisUrl))
     problems.push('REDIS_URL must look like redis://host:6379 or rediss://…');
   if (config.metrics.port !== null && config.metrics.port === config.port) problems.push(`METRICS_PORT must differ from PORT (both ${config.port})`);
@@ -161,5 +178,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     rateLimits: Object.freeze({ ...config.rateLimits }),
     metrics: Object.freeze({ ...config.metrics }),
     scheduler: Object.freeze({ ...config.scheduler }),
+    panel: Object.freeze({ ...config.panel }),
   });
+}
+
+/** Where people open the panel: PUBLIC_URL, or this server's own address (a wildcard host read as loopback). */
+export function panelBaseUrl(config: Pick<Config, 'host' | 'port' | 'panel'>): string {
+  if (config.panel.publicUrl) return config.panel.publicUrl;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
+}
+
+/** Panel session lifetimes in the form the sessions service takes. */
+export function sessionSettingsOf(config: Pick<Config, 'panel'>): { idleMs: number; absoluteMs: number } {
+  return { idleMs: config.panel.sessionIdleMinutes * 60_000, absoluteMs: config.panel.sessionMaxDays * 86_400_000 };
 }

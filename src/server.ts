@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
-import type { Config } from './config.js';
+import { sessionSettingsOf, type Config } from './config.js';
 import { createDb, type Db } from './storage/db.js';
 import { migrateToLatest } from './storage/migrator.js';
 import { createConfiguredWorker } from './worker/worker-runtime.js';
 import { createScheduler } from './scheduler/scheduler.js';
 import { createRateLimiter } from './domain/ratelimit/rate-limiter.js';
 import { createRedis } from './domain/ratelimit/redis-client.js';
+import { createSignInLimiter } from './domain/ratelimit/sign-in-limiter.js';
 import { createServices } from './app/services.js';
 import { createLogger } from './process/logger.js';
 import { exitOnShutdownSignal } from './process/shutdown.js';
@@ -39,9 +40,19 @@ export async function startServer(config: Config): Promise<RunningServer> {
     planLimits: config.rateLimits.enabled,
     unauthenticatedPerMinute: config.rateLimits.unauthenticatedPerMinute,
   });
-  const services = createServices(db, { authCache: config.authCache });
+  const services = createServices(db, { sessionSettings: sessionSettingsOf(config), authCache: config.authCache });
   const metrics = createMetrics(metricsSources(db, services));
-  const app = await buildApp({ db, services, logger, rateLimiter, trustProxy: config.trustProxy, metrics, metricsAccess: metricsAccessFor(config.metrics) });
+  const app = await buildApp({
+    db,
+    services,
+    logger,
+    rateLimiter,
+    trustProxy: config.trustProxy,
+    metrics,
+    metricsAccess: metricsAccessFor(config.metrics),
+    // Panel sign-in throttling shares the counters of every process through Redis when configured.
+    signInLimiter: createSignInLimiter({ redis }),
+  });
   const connections = gracefulDrain(app);
   // Long enough for slow clients, short enough that a stuck connection cannot hold a socket forever.
   app.server.requestTimeout = 30_000;
@@ -67,6 +78,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
   // Idempotency records are replayable for 24 h; older ones are dropped once an hour.
   const purge = setInterval(() => {
     services.idempotency.purgeExpired().catch((error: unknown) => app.log.warn({ err: error }, 'falha ao limpar chaves de idempotência expiradas'));
+    // Expired panel sessions too (a session is also removed when it is presented after expiring).
+    services.sessions.purgeExpired().catch((error: unknown) => app.log.warn({ err: error }, 'falha ao limpar sessões expiradas do painel'));
   }, 3_600_000);
   purge.unref();
   let closing: Promise<void> | undefined;

@@ -9,6 +9,10 @@ import { createDeliveriesService } from '../domain/webhooks/deliveries.service.j
 import { createWebhooksService } from '../domain/webhooks/webhooks.service.js';
 import { createVehiclesService } from '../domain/vehicles/vehicles.service.js';
 import type { Db } from '../storage/db.js';
+import { createSessionsService } from '../domain/sessions/sessions.service.js';
+import type { SessionSettings } from '../domain/sessions/sessions.types.js';
+import { createUsersService } from '../domain/users/users.service.js';
+import type { PasswordHashing } from '../domain/users/password.js';
 import { createActivitiesService } from '../domain/activities/activities.service.js';
 import { createFinancialService } from '../domain/financial/financial.service.js';
 import { createScheduleService } from '../domain/schedule/schedule.service.js';
@@ -18,6 +22,10 @@ export interface ServicesOptions {
   clock?: Clock;
   /** false: no in-process cache of authentications (AUTH_CACHE=off). */
   authCache?: boolean;
+  /** scrypt cost of new password hashes (tests lower it); DEFAULT_PASSWORD_HASHING when absent. */
+  passwordHashing?: PasswordHashing;
+  /** Panel session idle and absolute lifetimes; DEFAULT_SESSION_SETTINGS when absent. */
+  sessionSettings?: SessionSettings;
 }
 
 /**
@@ -28,6 +36,7 @@ export interface ServicesOptions {
 export function createServices(db: Db, options: ServicesOptions = {}) {
   const clock = options.clock ?? systemClock;
   const teams = createTeamsService(db.kysely, { clock });
+  const sessions = createSessionsService(db.kysely, { clock, settings: options.sessionSettings });
   return {
     clock,
     teams,
@@ -37,6 +46,8 @@ export function createServices(db: Db, options: ServicesOptions = {}) {
     webhooks: createWebhooksService(db, { teams, clock }),
     idempotency: createIdempotencyService(db.kysely, { clock }),
     deliveries: createDeliveriesService(db, { clock }),
+    sessions,
+    users: createUsersService(db.kysely, { teams, sessions, clock, hashing: options.passwordHashing }),
     phases: createPhasesService(db),
     vehicles: createVehiclesService(db, { clock }),
     activities: createActivitiesService(db, { clock }),

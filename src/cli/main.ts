@@ -8,6 +8,7 @@ import { migrateCommand, serveCommand } from './commands/serve.command.js';
 import { teamsCommand } from './commands/teams.command.js';
 import { webhooksCommand } from './commands/webhooks.command.js';
 import { workerCommand } from './commands/worker.command.js';
+import { usersCommand } from './commands/users.command.js';
 
 /** One line for the operator; connection failures from the driver may carry their reason only in a code or in nested errors. */
 function describeError(error: unknown): string {
@@ -27,7 +28,8 @@ const program = new Command('autosales')
   .addCommand(keysCommand())
   .addCommand(webhooksCommand())
   .addCommand(workerCommand())
-  .addCommand(demoCommand());
+  .addCommand(demoCommand())
+  .addCommand(usersCommand());
 
 try {
   await program.parseAsync(process.argv);

@@ -1,12 +1,12 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, messages, type ErrorCode, type ErrorExtras } from '../domain/shared/errors.js';
+import { AppError, messages, type ErrorCode, type ErrorExtras, type PanelErrorCode } from '../domain/shared/errors.js';
 import { validationField, validationMessage } from './validation-messages.js';
 
 /**
  * The contract's error envelope. `field` and `details` are our additions (docs/interpretation.md):
  * present only when the error is about one field, or has a machine-readable detail.
  */
-export const envelope = (code: ErrorCode, message: string, extras: ErrorExtras = {}) => ({
+export const envelope = (code: ErrorCode | PanelErrorCode, message: string, extras: ErrorExtras = {}) => ({
   success: false as const,
   error: {
     code,

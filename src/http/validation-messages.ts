@@ -66,7 +66,9 @@ export function validationMessage(errors: ErrorObject[], part: Part): string {
   if (error.keyword === 'required') {
     return field === 'type' ? ENUM_MESSAGES.type! : `${label} '${field}' é obrigatório`;
   }
-  if (error.keyword === 'enum' && ENUM_MESSAGES[leaf] && !(leaf === 'type' && part !== 'body')) return ENUM_MESSAGES[leaf];
+  // The PF/PJ message belongs to clients' `type`; other resources' `type` (activities, financial records) gets the generic list.
+  const clientType = leaf !== 'type' || ((error.params.allowedValues as unknown[] | undefined) ?? []).includes('PF');
+  if (error.keyword === 'enum' && ENUM_MESSAGES[leaf] && clientType && !(leaf === 'type' && part !== 'body')) return ENUM_MESSAGES[leaf];
   if (isItem && field === 'tags') return `${label} 'tags' deve ser uma lista de textos não vazios de até 50 caracteres`;
 
   switch (error.keyword) {

@@ -31,6 +31,8 @@ export interface ApiKeyTable {
   scopes: string;
   created_at: Timestamp;
   revoked_at: Timestamp | null;
+  /** Last authenticated request (recorded at most once a minute per key); migration 0007. */
+  last_used_at: Timestamp | null;
 }
 
 export interface DealTable {
@@ -127,6 +129,8 @@ export interface WebhookTable {
   last_success_at: Timestamp | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** Free text shown in the panel; migration 0007. */
+  description: string | null;
 }
 
 export interface DeliveryTable {
@@ -301,7 +305,56 @@ export interface ScheduledEventTable {
   updated_at: Timestamp;
 }
 
+export interface UserTable {
+  id: string;
+  team_id: string;
+  /** Lower-cased and trimmed; unique across teams. */
+  email: string;
+  name: string;
+  role: 'owner' | 'manager' | 'seller';
+  /** `scrypt$…` (domain/users/password.ts); null until set through a password link. */
+  password_hash: string | null;
+  password_changed_at: Timestamp | null;
+  deactivated_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface SessionTable {
+  id: string;
+  /** SHA-256 (hex) of the cookie's token; the token itself is never stored. */
+  token_hash: string;
+  user_id: string;
+  created_at: Timestamp;
+  last_seen_at: Timestamp;
+  expires_at: Timestamp;
+  /** CSRF secret of this session: tokens are derived from it, so they die with the session. */
+  csrf_secret: string;
+  ip: string | null;
+  user_agent: string | null;
+}
+
+export interface PasswordLinkTable {
+  id: string;
+  /** SHA-256 (hex) of the link's token. */
+  token_hash: string;
+  user_id: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
+/** Panel test events, each addressed to one webhook only (migration 0007). */
+export interface WebhookTestEventTable {
+  event_id: string;
+  webhook_id: string;
+}
+
 export interface Database {
+  users: UserTable;
+  sessions: SessionTable;
+  password_links: PasswordLinkTable;
+  webhook_test_events: WebhookTestEventTable;
   team_previews: TeamPreviewTable;
   activities: ActivityTable;
   financial_records: FinancialRecordTable;
@@ -345,3 +398,6 @@ export type FinancialRow = Selectable<FinancialRecordTable>;
 export type NewFinancialRow = Insertable<FinancialRecordTable>;
 export type FinancialUpdate = Updateable<FinancialRecordTable>;
 export type ScheduledEventRow = Selectable<ScheduledEventTable>;
+export type UserRow = Selectable<UserTable>;
+export type SessionRow = Selectable<SessionTable>;
+export type PasswordLinkRow = Selectable<PasswordLinkTable>;

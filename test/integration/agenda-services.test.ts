@@ -102,6 +102,21 @@ describe.each(DIALECTS)('activities and financial services (%s)', (dialect) => {
         message: 'Veículo não encontrado',
         field: 'vehicle_id',
       });
+      // Vehicles: one of the team is accepted, another team's is unknown.
+      const car = await s.vehicles.create(t.teamId, { title: 'Onix 2020', brand: 'Chevrolet', model: 'Onix' });
+      const theirCar = await s.vehicles.create(other.teamId, { title: 'Argo 2021', brand: 'Fiat', model: 'Argo' });
+      expect((await s.activities.update(t.teamId, a.id, { vehicle_id: car.id })).activity.vehicle_id).toBe(car.id);
+      expect(await failure(s.activities.update(t.teamId, a.id, { vehicle_id: theirCar.id }))).toMatchObject({
+        message: 'Veículo não encontrado',
+        field: 'vehicle_id',
+      });
+      expect(
+        await failure(
+          s.financial.create(t.teamId, { type: 'cost', category: 'mecanica', description: 'x', amount: 1, due_date: '2026-12-01', vehicle_id: theirCar.id }),
+        ),
+      ).toMatchObject({
+        field: 'vehicle_id',
+      });
       // Another team cannot read it.
       expect(await failure(s.activities.get(other.teamId, a.id))).toMatchObject({ status: 404, message: 'Atividade não encontrada' });
     });

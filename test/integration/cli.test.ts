@@ -205,7 +205,7 @@ describe.each(DIALECTS)('autosales CLI on %s', (dialect) => {
     expect(curl).toContain(key!);
     expect(curl).toContain(`:${port}/api/v1/deals`);
     // The first run on this database creates the team and its data.
-    expect(result.stdout).toContain('Created 3 clients and 4 deals.');
+    expect(result.stdout).toContain('Created 3 clients, 4 deals and 5 vehicles.');
     const teamId = /Demo team "Auto Shopping Demo" \(([0-9a-f-]{36})\)/.exec(result.stdout)?.[1];
     expect(teamId, result.stdout).toMatch(UUID);
     firstDemo = { teamId: teamId!, key: key! };
@@ -227,6 +227,12 @@ describe.each(DIALECTS)('autosales CLI on %s', (dialect) => {
     const clients = await api(url, demo.key, 'GET', '/api/v1/clients');
     expect(clients.status, clients.text).toBe(200);
     expect(clients.body.pagination.total).toBeGreaterThanOrEqual(3);
+    const vehicles = await api(url, demo.key, 'GET', '/api/v1/vehicles?sort=title');
+    expect(vehicles.status, vehicles.text).toBe(200);
+    expect(vehicles.body.data.map((v: { model: string }) => v.model)).toEqual(['Onix', 'Strada', 'HB20', 'Compass', 'Corolla']);
+    // The Compass deal names the Compass in stock.
+    const compass = vehicles.body.data.find((v: { model: string }) => v.model === 'Compass');
+    expect(deals.body.data.find((d: { title: string }) => d.title.startsWith('Jeep Compass')).case_id).toBe(compass.id);
 
     // The printed curl command points at this server: run its URL with its header.
     const target = /curl -s (\S+)/.exec(demo.curl)?.[1];

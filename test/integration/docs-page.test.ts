@@ -126,6 +126,7 @@ describe.skipIf(!HAVE_CHROMIUM)(`GET /docs in headless Chromium${HAVE_CHROMIUM ?
     for (const [id, path, expected] of [
       ['#operations-Deals-createDeal', '/api/v1/deals', { phase: 'proposta' }],
       ['#operations-Clients-createClient', '/api/v1/clients', { type: 'PF' }],
+      ['#operations-Vehicles-createVehicle', '/api/v1/vehicles', { brand: 'Chevrolet', model: 'Onix' }],
     ] as const) {
       const op = page.locator(id);
       await op.locator('.opblock-summary-control').click();

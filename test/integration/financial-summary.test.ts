@@ -16,7 +16,7 @@ describe.each(DIALECTS)('financial summary (%s)', (dialect) => {
   let h: Harness;
   let s: Services;
   let teamId: string;
-  let vehicle: { id: string; purchasePrice: number | null };
+  let vehicle: { id: string; purchasePrice: number };
 
   beforeAll(async () => {
     // 2026-11-24 09:00 in São Paulo.
@@ -69,17 +69,8 @@ describe.each(DIALECTS)('financial summary (%s)', (dialect) => {
       { type: 'revenue', category: 'venda-veiculo', count: 1, amount: 65990.9 },
     ]);
     expect(sum.by_month).toEqual([{ month: '2026-11', revenue: 65991.2, expense: 9734.56, cost: 3300.32, net: 52956.32 }]);
-    // sale 65990.90 − purchase − costs 3300.32 (2500.33 + 799.99)
-    const purchase = vehicle.purchasePrice;
-    expect(sum.by_vehicle).toEqual([
-      {
-        vehicle_id: vehicle.id,
-        sale_revenue: 65990.9,
-        purchase_price: purchase,
-        costs: 3300.32,
-        margin: purchase === null ? null : Math.round((65990.9 - purchase - 3300.32) * 100) / 100,
-      },
-    ]);
+    // sale 65990.90 − purchase 52000.00 − costs 3300.32 (2500.33 + 799.99) = 10690.58
+    expect(sum.by_vehicle).toEqual([{ vehicle_id: vehicle.id, sale_revenue: 65990.9, purchase_price: 52000, costs: 3300.32, margin: 10690.58 }]);
   });
 
   it('October to December: per month, and the totals of the three', async () => {

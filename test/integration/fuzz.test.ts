@@ -340,7 +340,11 @@ for (const dialect of DIALECTS) {
       // Every documented operation, plus what the document leaves out (docs, landing, unknown paths).
       const doc = (await h.inject({ method: 'GET', url: '/api/v1/openapi.json' })).body;
       routes = Object.entries<Record<string, { tags?: string[] }>>(doc.paths).flatMap(([path, item]) =>
-        Object.entries(item).map(([method, op]) => ({ method: method.toUpperCase(), path, announced: (op.tags ?? []).includes('Unavailable') })),
+        Object.entries(item).map(([method, op]) => ({
+          method: method.toUpperCase(),
+          path,
+          announced: (op.tags ?? []).includes('Unavailable') || (op.tags ?? []).includes('Preview'),
+        })),
       );
       routes.push(
         { method: 'GET', path: '/docs', announced: false },

@@ -3,8 +3,9 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { searchCondition } from '../../src/domain/shared/search-sql.js';
-import { createServices } from '../../src/app/services.js';
+import { randomBytes } from 'node:crypto';
 import { newId } from '../../src/domain/shared/ids.js';
+import { hashApiKey } from '../../src/domain/teams/api-keys.service.js';
 import { DEFAULT_PHASES } from '../../src/domain/teams/teams.service.js';
 import type { Database } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrator.js';
@@ -239,7 +240,6 @@ for (const dialect of DIALECTS) {
         const migrator = new Migrator({ db: kysely, provider: migrationProvider(dialect) });
         const before = await migrator.migrateTo('0003-idempotency');
         expect(before.error).toBeUndefined();
-        const { keys } = createServices(testDb.db);
         // The schema of 0003 (teams.create also writes tables of later migrations).
         const team = { id: newId(), name: 'Loja antiga', plan: 'starter' as const, alert_email: null, created_at: new Date().toISOString() };
         await kysely.insertInto('teams').values(team).execute();
@@ -247,7 +247,21 @@ for (const dialect of DIALECTS) {
           .insertInto('team_phases')
           .values(DEFAULT_PHASES.map((p) => ({ ...p, team_id: team.id })))
           .execute();
-        const { key } = await keys.create({ teamId: team.id });
+        // The key too (the keys service reads tables of later migrations).
+        const key = `ask_${randomBytes(32).toString('base64url')}`;
+        await kysely
+          .insertInto('api_keys')
+          .values({
+            id: newId(),
+            team_id: team.id,
+            name: null,
+            prefix: key.slice(0, 10),
+            key_hash: hashApiKey(key),
+            scopes: 'deals:read deals:write clients:read clients:write',
+            created_at: team.created_at,
+            revoked_at: null,
+          })
+          .execute();
         const app = await buildApp({ db: testDb.db });
         const call = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) =>
           app.inject({ method, url: `/api/v1${url}`, headers: { authorization: `Bearer ${key}` }, ...(payload ? { payload } : {}) });

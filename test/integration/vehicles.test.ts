@@ -171,6 +171,26 @@ for (const dialect of DIALECTS) {
       });
     });
 
+    describe('Idempotency-Key', () => {
+      it('a retried POST /vehicles answers the first answer (no duplicate, no 422 for its own plate)', async () => {
+        const t = await h.team();
+        const send = () =>
+          h.inject({
+            method: 'POST',
+            url: '/api/v1/vehicles',
+            headers: { authorization: `Bearer ${t.key}`, 'idempotency-key': 'estoque-onix-1' },
+            payload: { ...ONIX, plate: 'IDP-1234' },
+          });
+        const first = await send();
+        const second = await send();
+        expect(first.status, first.text).toBe(201);
+        expect(second.status, second.text).toBe(201);
+        expect(second.body).toEqual(first.body);
+        expect(second.headers['idempotent-replayed']).toBe('true');
+        expect((await t.get('/vehicles')).body.pagination.total).toBe(1);
+      });
+    });
+
     describe('uniqueness among vehicles in stock', () => {
       it('ABC-1234 and ABC1C34 are the same plate; chassis and RENAVAM in canonical form too', async () => {
         const t = await h.team();
@@ -229,6 +249,9 @@ for (const dialect of DIALECTS) {
           updated_at: expect.any(String),
         });
         expect(res.body.data.updated_at > v.updated_at).toBe(true);
+        // A field sent with its stored value did not change: not in the answer.
+        const same = await t.put(`/vehicles/${v.id}`, { color: 'Preto', mileage: 250 });
+        expect(Object.keys(same.body.data).sort()).toEqual(['brand', 'id', 'mileage', 'model', 'phase', 'price', 'status', 'title', 'updated_at']);
         expectError(await t.put(`/vehicles/${v.id}`, {}), 400, 'VALIDATION_ERROR', 'Nenhum campo para atualizar');
         expectError(await t.put(`/vehicles/${v.id}`, { plate: 'x' }), 400, 'VALIDATION_ERROR', 'Placa inválida');
         expectError(await t.put(`/vehicles/${v.id}`, { model_year: 1800 }), 400, 'VALIDATION_ERROR', 'Ano do modelo deve ser entre 1900 e 2028');

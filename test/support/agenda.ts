@@ -1,9 +1,7 @@
 import type { Harness } from './harness.js';
 
-/**
- * A vehicle of the team for the summary's margin. PENDING the vehicles table (migration 0005): until
- * it is merged the service accepts any well-formed vehicle id and knows no purchase price.
- */
-export function createVehicleForSummary(_h: Harness, _teamId: string): Promise<{ id: string; purchasePrice: number | null }> {
-  return Promise.resolve({ id: '0190f5c2-7e1a-7b3c-8d4e-5f6a7b8c9d0e', purchasePrice: null });
+/** A vehicle of the team bought for 52,000.00, for the summary's margin. */
+export async function createVehicleForSummary(h: Harness, teamId: string): Promise<{ id: string; purchasePrice: number }> {
+  const vehicle = await h.services.vehicles.create(teamId, { title: 'Chevrolet Onix LT 2020', brand: 'Chevrolet', model: 'Onix', purchase_price: 52000 });
+  return { id: vehicle.id, purchasePrice: 52000 };
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance, InjectOptions, RouteOptions } from 'fastify';
 import { buildApp } from '../../src/app.js';
-import { createServices, type Services } from '../../src/app/services.js';
+import { createServices, type Services, type ServicesOptions } from '../../src/app/services.js';
+import type { SignInLimiter } from '../../src/domain/ratelimit/sign-in-limiter.js';
 import type { Clock } from '../../src/domain/shared/clock.js';
 import type { DialectName } from '../../src/storage/dialect.js';
 import { openTestDb, type TestDb } from './dialects.js';
@@ -51,12 +52,16 @@ export async function injectJson<T = any>(app: FastifyInstance, options: InjectO
   return { status: res.statusCode, headers: res.headers, body: body as T, text: res.body };
 }
 
-export async function createHarness(dialect: DialectName, options: { clock?: Clock } = {}): Promise<Harness> {
+export async function createHarness(
+  dialect: DialectName,
+  options: { clock?: Clock } & ServicesOptions & { signInLimiter?: SignInLimiter; trustProxy?: boolean } = {},
+): Promise<Harness> {
   const testDb = await openTestDb(dialect);
-  const services = createServices(testDb.db, options);
+  const { signInLimiter, trustProxy, ...serviceOptions } = options;
+  const services = createServices(testDb.db, serviceOptions);
   const { teams, keys } = services;
   const routes: RouteOptions[] = [];
-  const app = await buildApp({ db: testDb.db, services, onRoute: (route) => void routes.push(route) });
+  const app = await buildApp({ db: testDb.db, services, signInLimiter, trustProxy, onRoute: (route) => void routes.push(route) });
   // Every answer the suite receives is checked against the service's own OpenAPI document.
   app.addHook('onSend', async (request, reply, payload) => {
     reply.header('x-test-route', request.routeOptions.url ?? '');
@@ -64,13 +69,15 @@ export async function createHarness(dialect: DialectName, options: { clock?: Clo
   });
   const doc = (await app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();
   const validator = createResponseValidator(doc);
+  // The panel's routes are checked against the panel's own document.
+  const panelValidator = createResponseValidator((await app.inject({ method: 'GET', url: '/panel/api/openapi.json' })).json());
 
   async function inject<T>(options: InjectOptions): Promise<Response<T>> {
     const res = await injectJson<T>(app, options);
     const route = String(res.headers['x-test-route'] ?? '');
     delete res.headers['x-test-route'];
     if (res.body !== undefined || res.text === '') {
-      const problem = validator.check(String(options.method ?? 'GET'), route, res.status, res.body);
+      const problem = (route.startsWith('/panel/api/') ? panelValidator : validator).check(String(options.method ?? 'GET'), route, res.status, res.body);
       if (problem) throw new Error(`Answer does not match the OpenAPI document: ${problem}\n${res.text.slice(0, 500)}`);
     }
     return res;

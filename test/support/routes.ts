@@ -40,3 +40,45 @@ export async function registeredApiEndpoints(): Promise<ApiEndpoint[]> {
   }
   return apiEndpoints(routes);
 }
+
+/** One method of a route the app registered under /panel/api, with its role rule (`config.panel`). */
+export interface PanelEndpoint {
+  method: string;
+  /** Path under /panel/api, as registered (`/webhooks/:id`). */
+  path: string;
+  panel: { role: 'owner' | 'manager' | 'seller' | null; csrf?: boolean } | undefined;
+}
+
+export const PANEL_PREFIX = '/panel/api';
+
+/**
+ * The /panel/api endpoints among `routes` (HEAD left out): those registered inside the panel's
+ * scope (prefix /panel/api), not the 405 answers the method guard adds on the same paths at the root.
+ */
+export function panelEndpoints(routes: readonly RouteOptions[]): PanelEndpoint[] {
+  return routes
+    .filter((route) => route.url.startsWith(`${PANEL_PREFIX}/`) && (route as RouteOptions & { prefix?: string }).prefix === PANEL_PREFIX)
+    .flatMap((route) =>
+      [route.method]
+        .flat()
+        .filter((method) => method !== 'HEAD')
+        .map((method) => ({
+          method,
+          path: route.url.slice(PANEL_PREFIX.length),
+          panel: route.config?.panel,
+        })),
+    );
+}
+
+/** The real app's /panel/api endpoints (the panel's role matrix iterates them, so a new route cannot escape it). */
+export async function registeredPanelEndpoints(): Promise<PanelEndpoint[]> {
+  const db = createDb('sqlite::memory:');
+  const routes: RouteOptions[] = [];
+  try {
+    const app = await buildApp({ db, onRoute: (route) => void routes.push(route) });
+    await app.close();
+  } finally {
+    await db.close();
+  }
+  return panelEndpoints(routes);
+}

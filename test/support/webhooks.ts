@@ -131,9 +131,12 @@ export interface WebhookRig {
 
 let counter = 0;
 
-export async function createWebhookRig(dialect: DialectName): Promise<WebhookRig> {
+export async function createWebhookRig(
+  dialect: DialectName,
+  harnessOptions: Omit<Parameters<typeof createHarness>[1] & object, 'clock'> = {},
+): Promise<WebhookRig> {
   const clock = shiftedClock();
-  const h = await createHarness(dialect, { clock });
+  const h = await createHarness(dialect, { clock, ...harnessOptions });
   const db = h.testDb.db;
   const smtp = await startSmtpListener();
   const logger = captureLogger();

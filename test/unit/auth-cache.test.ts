@@ -9,7 +9,11 @@ function fakeChanges(exact = true) {
   const changes: AuthChanges = { current: () => state.token, maxAgeMs: 1_000, exact, close: () => Promise.resolve() };
   return { state, changes };
 }
-const found = (teamId = 't1', epoch = 1): AuthLookup => ({ auth: { keyId: 'k', teamId, plan: 'starter', scopes: new Set(['deals:read']) }, epoch });
+const found = (teamId = 't1', epoch = 1): AuthLookup => ({
+  auth: { keyId: 'k', teamId, plan: 'starter', scopes: new Set(['deals:read']) },
+  epoch,
+  lastUsedMs: null,
+});
 
 describe('auth cache', () => {
   it('offers a loaded key while the token stays the same, and nothing once it moves', async () => {
@@ -30,7 +34,7 @@ describe('auth cache', () => {
     await cache.load('bad', () => Promise.resolve(null));
     expect(cache.get('bad')).toBeUndefined();
     state.token = null;
-    expect(await cache.load('h', () => Promise.resolve(found()))).toMatchObject({ teamId: 't1' });
+    expect((await cache.load('h', () => Promise.resolve(found())))?.auth).toMatchObject({ teamId: 't1' });
     expect(cache.get('h')).toBeUndefined();
     state.token = 1;
     expect(cache.get('h')).toBeUndefined();

@@ -23,6 +23,21 @@ import type {
   VehicleListParams,
   VehicleUpdateBody,
   VehicleUpdated,
+  Activity,
+  ActivityCreateBody,
+  ActivityListParams,
+  ActivityUpdateBody,
+  FinancialCreateBody,
+  FinancialListParams,
+  FinancialRecord,
+  FinancialSummary,
+  FinancialSummaryParams,
+  FinancialUpdateBody,
+  WebhookConfig,
+  WebhookCreateBody,
+  WebhookCreated,
+  WebhookDeleted,
+  WebhookUpdateBody,
 } from './types.js';
 import { SDK_VERSION } from './version.js';
 
@@ -177,6 +192,10 @@ export class AutosalesClient {
   readonly deals: DealsResource;
   readonly clients: ClientsResource;
   readonly vehicles: VehiclesResource;
+  /** Preview areas: 501 NOT_IMPLEMENTED unless turned on for the key's team. */
+  readonly activities: ActivitiesResource;
+  readonly financial: FinancialResource;
+  readonly webhooks: WebhooksResource;
   readonly baseUrl: string;
 
   readonly #apiKey: string;
@@ -212,6 +231,9 @@ export class AutosalesClient {
     this.deals = new DealsResource(this);
     this.clients = new ClientsResource(this);
     this.vehicles = new VehiclesResource(this);
+    this.activities = new ActivitiesResource(this);
+    this.financial = new FinancialResource(this);
+    this.webhooks = new WebhooksResource(this);
   }
 
   /**
@@ -453,5 +475,129 @@ export class VehiclesResource extends Resource {
   /** Soft delete: the vehicle becomes `arquivado` (idempotent). */
   async archive(id: string, options?: RequestOptions): Promise<VehicleArchived> {
     return this.data<VehicleArchived>({ method: 'DELETE', path: withId(PATHS.vehicle, id) }, options);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Preview areas: the service answers 501 NOT_IMPLEMENTED (an AutosalesError with that code)
+// unless an operator turned the area on for the key's team, and the key needs the area's scopes.
+
+const PREVIEW_PATHS = {
+  activities: '/api/v1/activities',
+  activitiesOverdue: '/api/v1/activities/overdue',
+  activity: '/api/v1/activities/{id}',
+  activityComplete: '/api/v1/activities/{id}/complete',
+  financial: '/api/v1/financial',
+  financialOverdue: '/api/v1/financial/overdue',
+  financialSummary: '/api/v1/financial/summary',
+  financialRecord: '/api/v1/financial/{id}',
+  webhooks: '/api/v1/webhooks',
+  webhook: '/api/v1/webhooks/{id}',
+} as const satisfies Record<string, keyof paths>;
+
+/** `/api/v1/activities` (preview; scopes activities:read, activities:write). */
+export class ActivitiesResource extends Resource {
+  /** One page. Cancelled activities are left out unless `status: 'cancelled'`. */
+  list(params?: ActivityListParams, options?: RequestOptions): Promise<Page<Activity>> {
+    return this.page<Activity>(PREVIEW_PATHS.activities, params, options);
+  }
+
+  iterate(params?: ActivityListParams, options?: RequestOptions): AsyncGenerator<Activity, void, undefined> {
+    return this.pages<Activity>(PREVIEW_PATHS.activities, params, options);
+  }
+
+  /** Open activities whose due time has passed. */
+  overdue(params?: ActivityListParams, options?: RequestOptions): Promise<Page<Activity>> {
+    return this.page<Activity>(PREVIEW_PATHS.activitiesOverdue, params, options);
+  }
+
+  /** Creates an activity (with an Idempotency-Key: see {@link CreateOptions}). */
+  create(body: ActivityCreateBody, options?: CreateOptions): Promise<Activity> {
+    const idempotencyKey = this.keyOf(options);
+    return this.data<Activity>({ method: 'POST', path: PREVIEW_PATHS.activities, body, ...(idempotencyKey === undefined ? {} : { idempotencyKey }) }, options);
+  }
+
+  async get(id: string, options?: RequestOptions): Promise<Activity> {
+    return this.data<Activity>({ method: 'GET', path: withId(PREVIEW_PATHS.activity, id) }, options);
+  }
+
+  /** Changes any subset of the fields; answers the whole activity. */
+  async update(id: string, body: ActivityUpdateBody, options?: RequestOptions): Promise<Activity> {
+    return this.data<Activity>({ method: 'PUT', path: withId(PREVIEW_PATHS.activity, id), body }, options);
+  }
+
+  /** Completes (sets completed_at, emits activity.completed once). */
+  async complete(id: string, options?: RequestOptions): Promise<Activity> {
+    return this.data<Activity>({ method: 'PUT', path: withId(PREVIEW_PATHS.activityComplete, id) }, options);
+  }
+
+  /** Soft delete: the activity becomes `cancelled`. */
+  async cancel(id: string, options?: RequestOptions): Promise<Activity> {
+    return this.data<Activity>({ method: 'DELETE', path: withId(PREVIEW_PATHS.activity, id) }, options);
+  }
+}
+
+/** `/api/v1/financial` (preview; scopes financial:read, financial:write). */
+export class FinancialResource extends Resource {
+  /** One page. Cancelled records are left out unless `status: 'cancelled'`. */
+  list(params?: FinancialListParams, options?: RequestOptions): Promise<Page<FinancialRecord>> {
+    return this.page<FinancialRecord>(PREVIEW_PATHS.financial, params, options);
+  }
+
+  iterate(params?: FinancialListParams, options?: RequestOptions): AsyncGenerator<FinancialRecord, void, undefined> {
+    return this.pages<FinancialRecord>(PREVIEW_PATHS.financial, params, options);
+  }
+
+  /** Pending records past the end of their due date in the team's time zone. */
+  overdue(params?: FinancialListParams, options?: RequestOptions): Promise<Page<FinancialRecord>> {
+    return this.page<FinancialRecord>(PREVIEW_PATHS.financialOverdue, params, options);
+  }
+
+  /** Totals, statuses, categories, months and vehicle margins of a period of due dates. */
+  async summary(params?: FinancialSummaryParams, options?: RequestOptions): Promise<FinancialSummary> {
+    return this.data<FinancialSummary>({ method: 'GET', path: PREVIEW_PATHS.financialSummary, query: params }, options);
+  }
+
+  /** Creates a record (with an Idempotency-Key: see {@link CreateOptions}). */
+  create(body: FinancialCreateBody, options?: CreateOptions): Promise<FinancialRecord> {
+    const idempotencyKey = this.keyOf(options);
+    return this.data<FinancialRecord>(
+      { method: 'POST', path: PREVIEW_PATHS.financial, body, ...(idempotencyKey === undefined ? {} : { idempotencyKey }) },
+      options,
+    );
+  }
+
+  async get(id: string, options?: RequestOptions): Promise<FinancialRecord> {
+    return this.data<FinancialRecord>({ method: 'GET', path: withId(PREVIEW_PATHS.financialRecord, id) }, options);
+  }
+
+  /** Changes any subset of the fields; `{ status: 'paid', payment_method }` confirms the payment. */
+  async update(id: string, body: FinancialUpdateBody, options?: RequestOptions): Promise<FinancialRecord> {
+    return this.data<FinancialRecord>({ method: 'PUT', path: withId(PREVIEW_PATHS.financialRecord, id), body }, options);
+  }
+
+  /** Soft delete: the record becomes `cancelled`. */
+  async cancel(id: string, options?: RequestOptions): Promise<FinancialRecord> {
+    return this.data<FinancialRecord>({ method: 'DELETE', path: withId(PREVIEW_PATHS.financialRecord, id) }, options);
+  }
+}
+
+/** `/api/v1/webhooks` (preview; scopes webhooks:read, webhooks:write). */
+export class WebhooksResource extends Resource {
+  async list(options?: RequestOptions): Promise<WebhookConfig[]> {
+    return this.data<WebhookConfig[]>({ method: 'GET', path: PREVIEW_PATHS.webhooks }, options);
+  }
+
+  /** Creates a webhook; the answer carries the signing secret, which is never shown again. */
+  async create(body: WebhookCreateBody, options?: RequestOptions): Promise<WebhookCreated> {
+    return this.data<WebhookCreated>({ method: 'POST', path: PREVIEW_PATHS.webhooks, body }, options);
+  }
+
+  async update(id: string, body: WebhookUpdateBody, options?: RequestOptions): Promise<WebhookConfig> {
+    return this.data<WebhookConfig>({ method: 'PUT', path: withId(PREVIEW_PATHS.webhook, id), body }, options);
+  }
+
+  async delete(id: string, options?: RequestOptions): Promise<WebhookDeleted> {
+    return this.data<WebhookDeleted>({ method: 'DELETE', path: withId(PREVIEW_PATHS.webhook, id) }, options);
   }
 }

@@ -346,2732 +346,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/financial": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** GET /financial: announced, not available yet */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
-                400: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "VALIDATION_ERROR",
-                         *         "message": "JSON inválido"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description API key missing, malformed, unknown or revoked. */
-                401: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "UNAUTHORIZED",
-                         *         "message": "Chave de API ausente ou inválida"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description The key lacks the scope this route needs. */
-                403: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "FORBIDDEN",
-                         *         "message": "Esta chave de API não tem permissão para este recurso"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Plan limit (or the unauthenticated budget of this IP) exceeded; nothing was executed. */
-                429: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        /** @description Seconds to wait before retrying. */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "RATE_LIMIT_EXCEEDED",
-                         *         "message": "Limite de requisições excedido. Tente novamente em 42 s."
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Unexpected failure; details only in the server log. */
-                500: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "INTERNAL_ERROR",
-                         *         "message": "Erro interno do servidor"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Announced endpoint, not available yet. */
-                501: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "NOT_IMPLEMENTED",
-                         *         "message": "Este endpoint ainda não está disponível"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        /** POST /financial: announced, not available yet */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
-                400: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "VALIDATION_ERROR",
-                         *         "message": "JSON inválido"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description API key missing, malformed, unknown or revoked. */
-                401: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "UNAUTHORIZED",
-                         *         "message": "Chave de API ausente ou inválida"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description The key lacks the scope this route needs. */
-                403: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "FORBIDDEN",
-                         *         "message": "Esta chave de API não tem permissão para este recurso"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Body over 1 MiB. */
-                413: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "PAYLOAD_TOO_LARGE",
-                         *         "message": "O corpo da requisição excede o limite de 1 MiB"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Body that is not application/json, or declared in a charset other than UTF-8. */
-                415: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Plan limit (or the unauthenticated budget of this IP) exceeded; nothing was executed. */
-                429: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        /** @description Seconds to wait before retrying. */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "RATE_LIMIT_EXCEEDED",
-                         *         "message": "Limite de requisições excedido. Tente novamente em 42 s."
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Unexpected failure; details only in the server log. */
-                500: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "INTERNAL_ERROR",
-                         *         "message": "Erro interno do servidor"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Announced endpoint, not available yet. */
-                501: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "NOT_IMPLEMENTED",
-                         *         "message": "Este endpoint ainda não está disponível"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/financial/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** GET /financial/:id: announced, not available yet */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
-                400: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "VALIDATION_ERROR",
-                         *         "message": "JSON inválido"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description API key missing, malformed, unknown or revoked. */
-                401: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "UNAUTHORIZED",
-                         *         "message": "Chave de API ausente ou inválida"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description The key lacks the scope this route needs. */
-                403: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "FORBIDDEN",
-                         *         "message": "Esta chave de API não tem permissão para este recurso"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Plan limit (or the unauthenticated budget of this IP) exceeded; nothing was executed. */
-                429: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        /** @description Seconds to wait before retrying. */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "RATE_LIMIT_EXCEEDED",
-                         *         "message": "Limite de requisições excedido. Tente novamente em 42 s."
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Unexpected failure; details only in the server log. */
-                500: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "INTERNAL_ERROR",
-                         *         "message": "Erro interno do servidor"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Announced endpoint, not available yet. */
-                501: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "NOT_IMPLEMENTED",
-                         *         "message": "Este endpoint ainda não está disponível"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-            };
-        };
-        /** PUT /financial/:id: announced, not available yet */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
-                400: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "VALIDATION_ERROR",
-                         *         "message": "JSON inválido"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description API key missing, malformed, unknown or revoked. */
-                401: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "UNAUTHORIZED",
-                         *         "message": "Chave de API ausente ou inválida"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description The key lacks the scope this route needs. */
-                403: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "FORBIDDEN",
-                         *         "message": "Esta chave de API não tem permissão para este recurso"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Body over 1 MiB. */
-                413: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "PAYLOAD_TOO_LARGE",
-                         *         "message": "O corpo da requisição excede o limite de 1 MiB"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Body that is not application/json, or declared in a charset other than UTF-8. */
-                415: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Plan limit (or the unauthenticated budget of this IP) exceeded; nothing was executed. */
-                429: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        /** @description Seconds to wait before retrying. */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "RATE_LIMIT_EXCEEDED",
-                         *         "message": "Limite de requisições excedido. Tente novamente em 42 s."
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Unexpected failure; details only in the server log. */
-                500: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "INTERNAL_ERROR",
-                         *         "message": "Erro interno do servidor"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Announced endpoint, not available yet. */
-                501: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "NOT_IMPLEMENTED",
-                         *         "message": "Este endpoint ainda não está disponível"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-            };
-        };
-        post?: never;
-        /** DELETE /financial/:id: announced, not available yet */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
-                400: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "VALIDATION_ERROR",
-                         *         "message": "JSON inválido"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description API key missing, malformed, unknown or revoked. */
-                401: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "UNAUTHORIZED",
-                         *         "message": "Chave de API ausente ou inválida"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description The key lacks the scope this route needs. */
-                403: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "FORBIDDEN",
-                         *         "message": "Esta chave de API não tem permissão para este recurso"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Body over 1 MiB. */
-                413: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "PAYLOAD_TOO_LARGE",
-                         *         "message": "O corpo da requisição excede o limite de 1 MiB"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Body that is not application/json, or declared in a charset other than UTF-8. */
-                415: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Plan limit (or the unauthenticated budget of this IP) exceeded; nothing was executed. */
-                429: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        /** @description Seconds to wait before retrying. */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "RATE_LIMIT_EXCEEDED",
-                         *         "message": "Limite de requisições excedido. Tente novamente em 42 s."
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Unexpected failure; details only in the server log. */
-                500: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "INTERNAL_ERROR",
-                         *         "message": "Erro interno do servidor"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Announced endpoint, not available yet. */
-                501: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "NOT_IMPLEMENTED",
-                         *         "message": "Este endpoint ainda não está disponível"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-            };
-        };
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/financial/summary": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** GET /financial/summary: announced, not available yet */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
-                400: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "VALIDATION_ERROR",
-                         *         "message": "JSON inválido"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description API key missing, malformed, unknown or revoked. */
-                401: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "UNAUTHORIZED",
-                         *         "message": "Chave de API ausente ou inválida"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description The key lacks the scope this route needs. */
-                403: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "FORBIDDEN",
-                         *         "message": "Esta chave de API não tem permissão para este recurso"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Plan limit (or the unauthenticated budget of this IP) exceeded; nothing was executed. */
-                429: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        /** @description Seconds to wait before retrying. */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "RATE_LIMIT_EXCEEDED",
-                         *         "message": "Limite de requisições excedido. Tente novamente em 42 s."
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Unexpected failure; details only in the server log. */
-                500: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "INTERNAL_ERROR",
-                         *         "message": "Erro interno do servidor"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Announced endpoint, not available yet. */
-                501: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "NOT_IMPLEMENTED",
-                         *         "message": "Este endpoint ainda não está disponível"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/financial/overdue": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** GET /financial/overdue: announced, not available yet */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
-                400: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "VALIDATION_ERROR",
-                         *         "message": "JSON inválido"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description API key missing, malformed, unknown or revoked. */
-                401: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "UNAUTHORIZED",
-                         *         "message": "Chave de API ausente ou inválida"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description The key lacks the scope this route needs. */
-                403: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "FORBIDDEN",
-                         *         "message": "Esta chave de API não tem permissão para este recurso"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Plan limit (or the unauthenticated budget of this IP) exceeded; nothing was executed. */
-                429: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        /** @description Seconds to wait before retrying. */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "RATE_LIMIT_EXCEEDED",
-                         *         "message": "Limite de requisições excedido. Tente novamente em 42 s."
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Unexpected failure; details only in the server log. */
-                500: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "INTERNAL_ERROR",
-                         *         "message": "Erro interno do servidor"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Announced endpoint, not available yet. */
-                501: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "NOT_IMPLEMENTED",
-                         *         "message": "Este endpoint ainda não está disponível"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/activities": {
         parameters: {
             query?: never;
@@ -3079,2467 +353,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET /activities: announced, not available yet */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
-                400: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "VALIDATION_ERROR",
-                         *         "message": "JSON inválido"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description API key missing, malformed, unknown or revoked. */
-                401: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "UNAUTHORIZED",
-                         *         "message": "Chave de API ausente ou inválida"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description The key lacks the scope this route needs. */
-                403: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "FORBIDDEN",
-                         *         "message": "Esta chave de API não tem permissão para este recurso"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Plan limit (or the unauthenticated budget of this IP) exceeded; nothing was executed. */
-                429: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        /** @description Seconds to wait before retrying. */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "RATE_LIMIT_EXCEEDED",
-                         *         "message": "Limite de requisições excedido. Tente novamente em 42 s."
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Unexpected failure; details only in the server log. */
-                500: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "INTERNAL_ERROR",
-                         *         "message": "Erro interno do servidor"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Announced endpoint, not available yet. */
-                501: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "NOT_IMPLEMENTED",
-                         *         "message": "Este endpoint ainda não está disponível"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * List activities
+         * @description Cancelled activities are left out unless `status=cancelled`. due_from and due_to are UTC days, inclusive.
+         *
+         *     **Preview.** Answers 501 NOT_IMPLEMENTED, exactly as an announced endpoint, unless an operator turned this area on for the key's team (`autosales teams preview --team ID --enable AREA`); then it needs the scope named here (not granted to keys by default). Area `activities`, scope `activities:read`.
+         */
+        get: operations["listActivities"];
         put?: never;
-        /** POST /activities: announced, not available yet */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
-                400: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "VALIDATION_ERROR",
-                         *         "message": "JSON inválido"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description API key missing, malformed, unknown or revoked. */
-                401: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "UNAUTHORIZED",
-                         *         "message": "Chave de API ausente ou inválida"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description The key lacks the scope this route needs. */
-                403: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "FORBIDDEN",
-                         *         "message": "Esta chave de API não tem permissão para este recurso"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Body over 1 MiB. */
-                413: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "PAYLOAD_TOO_LARGE",
-                         *         "message": "O corpo da requisição excede o limite de 1 MiB"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Body that is not application/json, or declared in a charset other than UTF-8. */
-                415: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Plan limit (or the unauthenticated budget of this IP) exceeded; nothing was executed. */
-                429: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        /** @description Seconds to wait before retrying. */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "RATE_LIMIT_EXCEEDED",
-                         *         "message": "Limite de requisições excedido. Tente novamente em 42 s."
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Unexpected failure; details only in the server log. */
-                500: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "INTERNAL_ERROR",
-                         *         "message": "Erro interno do servidor"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Announced endpoint, not available yet. */
-                501: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "NOT_IMPLEMENTED",
-                         *         "message": "Este endpoint ainda não está disponível"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/activities/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** GET /activities/:id: announced, not available yet */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
-                400: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "VALIDATION_ERROR",
-                         *         "message": "JSON inválido"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description API key missing, malformed, unknown or revoked. */
-                401: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "UNAUTHORIZED",
-                         *         "message": "Chave de API ausente ou inválida"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description The key lacks the scope this route needs. */
-                403: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "FORBIDDEN",
-                         *         "message": "Esta chave de API não tem permissão para este recurso"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Plan limit (or the unauthenticated budget of this IP) exceeded; nothing was executed. */
-                429: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        /** @description Seconds to wait before retrying. */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "RATE_LIMIT_EXCEEDED",
-                         *         "message": "Limite de requisições excedido. Tente novamente em 42 s."
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Unexpected failure; details only in the server log. */
-                500: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "INTERNAL_ERROR",
-                         *         "message": "Erro interno do servidor"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Announced endpoint, not available yet. */
-                501: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "NOT_IMPLEMENTED",
-                         *         "message": "Este endpoint ainda não está disponível"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-            };
-        };
-        /** PUT /activities/:id: announced, not available yet */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
-                400: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "VALIDATION_ERROR",
-                         *         "message": "JSON inválido"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description API key missing, malformed, unknown or revoked. */
-                401: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "UNAUTHORIZED",
-                         *         "message": "Chave de API ausente ou inválida"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description The key lacks the scope this route needs. */
-                403: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "FORBIDDEN",
-                         *         "message": "Esta chave de API não tem permissão para este recurso"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Body over 1 MiB. */
-                413: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "PAYLOAD_TOO_LARGE",
-                         *         "message": "O corpo da requisição excede o limite de 1 MiB"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Body that is not application/json, or declared in a charset other than UTF-8. */
-                415: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Plan limit (or the unauthenticated budget of this IP) exceeded; nothing was executed. */
-                429: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        /** @description Seconds to wait before retrying. */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "RATE_LIMIT_EXCEEDED",
-                         *         "message": "Limite de requisições excedido. Tente novamente em 42 s."
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Unexpected failure; details only in the server log. */
-                500: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "INTERNAL_ERROR",
-                         *         "message": "Erro interno do servidor"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Announced endpoint, not available yet. */
-                501: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "NOT_IMPLEMENTED",
-                         *         "message": "Este endpoint ainda não está disponível"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-            };
-        };
-        post?: never;
-        /** DELETE /activities/:id: announced, not available yet */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
-                400: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "VALIDATION_ERROR",
-                         *         "message": "JSON inválido"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description API key missing, malformed, unknown or revoked. */
-                401: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "UNAUTHORIZED",
-                         *         "message": "Chave de API ausente ou inválida"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description The key lacks the scope this route needs. */
-                403: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "FORBIDDEN",
-                         *         "message": "Esta chave de API não tem permissão para este recurso"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Body over 1 MiB. */
-                413: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "PAYLOAD_TOO_LARGE",
-                         *         "message": "O corpo da requisição excede o limite de 1 MiB"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Body that is not application/json, or declared in a charset other than UTF-8. */
-                415: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Plan limit (or the unauthenticated budget of this IP) exceeded; nothing was executed. */
-                429: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        /** @description Seconds to wait before retrying. */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "RATE_LIMIT_EXCEEDED",
-                         *         "message": "Limite de requisições excedido. Tente novamente em 42 s."
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Unexpected failure; details only in the server log. */
-                500: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "INTERNAL_ERROR",
-                         *         "message": "Erro interno do servidor"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Announced endpoint, not available yet. */
-                501: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "NOT_IMPLEMENTED",
-                         *         "message": "Este endpoint ainda não está disponível"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-            };
-        };
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/activities/{id}/complete": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        /** PUT /activities/:id/complete: announced, not available yet */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
-                400: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "VALIDATION_ERROR",
-                         *         "message": "JSON inválido"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description API key missing, malformed, unknown or revoked. */
-                401: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "UNAUTHORIZED",
-                         *         "message": "Chave de API ausente ou inválida"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description The key lacks the scope this route needs. */
-                403: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "FORBIDDEN",
-                         *         "message": "Esta chave de API não tem permissão para este recurso"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Body over 1 MiB. */
-                413: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "PAYLOAD_TOO_LARGE",
-                         *         "message": "O corpo da requisição excede o limite de 1 MiB"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Body that is not application/json, or declared in a charset other than UTF-8. */
-                415: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Plan limit (or the unauthenticated budget of this IP) exceeded; nothing was executed. */
-                429: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        /** @description Seconds to wait before retrying. */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "RATE_LIMIT_EXCEEDED",
-                         *         "message": "Limite de requisições excedido. Tente novamente em 42 s."
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Unexpected failure; details only in the server log. */
-                500: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "INTERNAL_ERROR",
-                         *         "message": "Erro interno do servidor"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Announced endpoint, not available yet. */
-                501: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "NOT_IMPLEMENTED",
-                         *         "message": "Este endpoint ainda não está disponível"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-            };
-        };
-        post?: never;
+        /**
+         * Create an activity
+         * @description `type` and `title` are required, and `due_at` except for notes. Emits `activity.created`.
+         *
+         *     **Preview.** Answers 501 NOT_IMPLEMENTED, exactly as an announced endpoint, unless an operator turned this area on for the key's team (`autosales teams preview --team ID --enable AREA`); then it needs the scope named here (not granted to keys by default). Area `activities`, scope `activities:write`.
+         */
+        post: operations["createActivity"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5553,347 +381,174 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET /activities/overdue: announced, not available yet */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
-                400: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "VALIDATION_ERROR",
-                         *         "message": "JSON inválido"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description API key missing, malformed, unknown or revoked. */
-                401: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "UNAUTHORIZED",
-                         *         "message": "Chave de API ausente ou inválida"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description The key lacks the scope this route needs. */
-                403: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "FORBIDDEN",
-                         *         "message": "Esta chave de API não tem permissão para este recurso"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Plan limit (or the unauthenticated budget of this IP) exceeded; nothing was executed. */
-                429: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        /** @description Seconds to wait before retrying. */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "RATE_LIMIT_EXCEEDED",
-                         *         "message": "Limite de requisições excedido. Tente novamente em 42 s."
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Unexpected failure; details only in the server log. */
-                500: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "INTERNAL_ERROR",
-                         *         "message": "Erro interno do servidor"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Announced endpoint, not available yet. */
-                501: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "NOT_IMPLEMENTED",
-                         *         "message": "Este endpoint ainda não está disponível"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * List overdue activities
+         * @description Pending or in-progress activities whose due time has passed, earliest first; the list filters apply.
+         *
+         *     **Preview.** Answers 501 NOT_IMPLEMENTED, exactly as an announced endpoint, unless an operator turned this area on for the key's team (`autosales teams preview --team ID --enable AREA`); then it needs the scope named here (not granted to keys by default). Area `activities`, scope `activities:read`.
+         */
+        get: operations["listOverdueActivities"];
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/activities/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an activity
+         * @description **Preview.** Answers 501 NOT_IMPLEMENTED, exactly as an announced endpoint, unless an operator turned this area on for the key's team (`autosales teams preview --team ID --enable AREA`); then it needs the scope named here (not granted to keys by default). Area `activities`, scope `activities:read`.
+         */
+        get: operations["getActivity"];
+        /**
+         * Update an activity
+         * @description Any subset of the fields; answers the whole activity. `status` pending or in_progress (also reopens); completed completes (as /complete), cancelled cancels. Moving `due_at` re-arms `activity.due_soon` and `activity.overdue`.
+         *
+         *     **Preview.** Answers 501 NOT_IMPLEMENTED, exactly as an announced endpoint, unless an operator turned this area on for the key's team (`autosales teams preview --team ID --enable AREA`); then it needs the scope named here (not granted to keys by default). Area `activities`, scope `activities:write`.
+         */
+        put: operations["updateActivity"];
+        post?: never;
+        /**
+         * Cancel an activity
+         * @description Cancels: the activity is kept with status `cancelled` and its time-driven events are disarmed. Idempotent.
+         *
+         *     **Preview.** Answers 501 NOT_IMPLEMENTED, exactly as an announced endpoint, unless an operator turned this area on for the key's team (`autosales teams preview --team ID --enable AREA`); then it needs the scope named here (not granted to keys by default). Area `activities`, scope `activities:write`.
+         */
+        delete: operations["cancelActivity"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/activities/{id}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Complete an activity
+         * @description Sets `completed_at` and emits `activity.completed` (once: completing again changes nothing). No body needed.
+         *
+         *     **Preview.** Answers 501 NOT_IMPLEMENTED, exactly as an announced endpoint, unless an operator turned this area on for the key's team (`autosales teams preview --team ID --enable AREA`); then it needs the scope named here (not granted to keys by default). Area `activities`, scope `activities:write`.
+         */
+        put: operations["completeActivity"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/financial": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List financial records
+         * @description Cancelled records are left out unless `status=cancelled`. due_from and due_to are inclusive.
+         *
+         *     **Preview.** Answers 501 NOT_IMPLEMENTED, exactly as an announced endpoint, unless an operator turned this area on for the key's team (`autosales teams preview --team ID --enable AREA`); then it needs the scope named here (not granted to keys by default). Area `financial`, scope `financial:read`.
+         */
+        get: operations["listFinancialRecords"];
+        put?: never;
+        /**
+         * Create a financial record
+         * @description `type`, `category` (of that type), `description`, `amount` (> 0) and `due_date` are required. Starts `pending` unless sent `paid` (with `payment_method`). Emits `financial.created` (and `financial.paid`).
+         *
+         *     **Preview.** Answers 501 NOT_IMPLEMENTED, exactly as an announced endpoint, unless an operator turned this area on for the key's team (`autosales teams preview --team ID --enable AREA`); then it needs the scope named here (not granted to keys by default). Area `financial`, scope `financial:write`.
+         */
+        post: operations["createFinancialRecord"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/financial/overdue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List overdue financial records
+         * @description Pending records whose due date has ended in the team's time zone, earliest first; the list filters apply.
+         *
+         *     **Preview.** Answers 501 NOT_IMPLEMENTED, exactly as an announced endpoint, unless an operator turned this area on for the key's team (`autosales teams preview --team ID --enable AREA`); then it needs the scope named here (not granted to keys by default). Area `financial`, scope `financial:read`.
+         */
+        get: operations["listOverdueFinancialRecords"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/financial/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Financial summary of a period
+         * @description Figures of the records due in a period (default: the current month in the team time zone), summed in exact cents: totals per type and net, count and amount per status (overdue apart), per category, per month, and the margin per vehicle.
+         *
+         *     **Preview.** Answers 501 NOT_IMPLEMENTED, exactly as an announced endpoint, unless an operator turned this area on for the key's team (`autosales teams preview --team ID --enable AREA`); then it needs the scope named here (not granted to keys by default). Area `financial`, scope `financial:read`.
+         */
+        get: operations["getFinancialSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/financial/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a financial record
+         * @description **Preview.** Answers 501 NOT_IMPLEMENTED, exactly as an announced endpoint, unless an operator turned this area on for the key's team (`autosales teams preview --team ID --enable AREA`); then it needs the scope named here (not granted to keys by default). Area `financial`, scope `financial:read`.
+         */
+        get: operations["getFinancialRecord"];
+        /**
+         * Update (or pay) a financial record
+         * @description Any subset of the fields; answers the whole record. `status: paid` confirms the payment (`payment_method` required, `paid_at` defaults to now) and emits `financial.paid`; `cancelled` cancels; `pending` reopens. Moving `due_date` re-arms `financial.overdue`.
+         *
+         *     **Preview.** Answers 501 NOT_IMPLEMENTED, exactly as an announced endpoint, unless an operator turned this area on for the key's team (`autosales teams preview --team ID --enable AREA`); then it needs the scope named here (not granted to keys by default). Area `financial`, scope `financial:write`.
+         */
+        put: operations["updateFinancialRecord"];
+        post?: never;
+        /**
+         * Cancel a financial record
+         * @description Cancels: the record is kept with status `cancelled`, leaves the totals and no longer becomes overdue. Idempotent.
+         *
+         *     **Preview.** Answers 501 NOT_IMPLEMENTED, exactly as an announced endpoint, unless an operator turned this area on for the key's team (`autosales teams preview --team ID --enable AREA`); then it needs the scope named here (not granted to keys by default). Area `financial`, scope `financial:write`.
+         */
+        delete: operations["cancelFinancialRecord"];
         options?: never;
         head?: never;
         patch?: never;
@@ -5906,782 +561,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET /webhooks: announced, not available yet */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
-                400: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "VALIDATION_ERROR",
-                         *         "message": "JSON inválido"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description API key missing, malformed, unknown or revoked. */
-                401: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "UNAUTHORIZED",
-                         *         "message": "Chave de API ausente ou inválida"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description The key lacks the scope this route needs. */
-                403: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "FORBIDDEN",
-                         *         "message": "Esta chave de API não tem permissão para este recurso"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Plan limit (or the unauthenticated budget of this IP) exceeded; nothing was executed. */
-                429: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        /** @description Seconds to wait before retrying. */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "RATE_LIMIT_EXCEEDED",
-                         *         "message": "Limite de requisições excedido. Tente novamente em 42 s."
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Unexpected failure; details only in the server log. */
-                500: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "INTERNAL_ERROR",
-                         *         "message": "Erro interno do servidor"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Announced endpoint, not available yet. */
-                501: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "NOT_IMPLEMENTED",
-                         *         "message": "Este endpoint ainda não está disponível"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * List webhooks
+         * @description Never the signing secret.
+         *
+         *     **Preview.** Answers 501 NOT_IMPLEMENTED, exactly as an announced endpoint, unless an operator turned this area on for the key's team (`autosales teams preview --team ID --enable AREA`); then it needs the scope named here (not granted to keys by default). Area `webhooks`, scope `webhooks:read`.
+         */
+        get: operations["listWebhooks"];
         put?: never;
-        /** POST /webhooks: announced, not available yet */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
-                400: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "VALIDATION_ERROR",
-                         *         "message": "JSON inválido"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description API key missing, malformed, unknown or revoked. */
-                401: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "UNAUTHORIZED",
-                         *         "message": "Chave de API ausente ou inválida"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description The key lacks the scope this route needs. */
-                403: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "FORBIDDEN",
-                         *         "message": "Esta chave de API não tem permissão para este recurso"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Body over 1 MiB. */
-                413: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "PAYLOAD_TOO_LARGE",
-                         *         "message": "O corpo da requisição excede o limite de 1 MiB"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Body that is not application/json, or declared in a charset other than UTF-8. */
-                415: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Plan limit (or the unauthenticated budget of this IP) exceeded; nothing was executed. */
-                429: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        /** @description Seconds to wait before retrying. */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "RATE_LIMIT_EXCEEDED",
-                         *         "message": "Limite de requisições excedido. Tente novamente em 42 s."
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Unexpected failure; details only in the server log. */
-                500: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "INTERNAL_ERROR",
-                         *         "message": "Erro interno do servidor"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Announced endpoint, not available yet. */
-                501: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "NOT_IMPLEMENTED",
-                         *         "message": "Este endpoint ainda não está disponível"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Create a webhook
+         * @description HTTPS only; deliveries to private, loopback and link-local addresses are refused when sent. The signing secret is in this answer and never again.
+         *
+         *     **Preview.** Answers 501 NOT_IMPLEMENTED, exactly as an announced endpoint, unless an operator turned this area on for the key's team (`autosales teams preview --team ID --enable AREA`); then it needs the scope named here (not granted to keys by default). Area `webhooks`, scope `webhooks:write`.
+         */
+        post: operations["createWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6696,885 +590,21 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** PUT /webhooks/:id: announced, not available yet */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
-                400: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "VALIDATION_ERROR",
-                         *         "message": "JSON inválido"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description API key missing, malformed, unknown or revoked. */
-                401: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "UNAUTHORIZED",
-                         *         "message": "Chave de API ausente ou inválida"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description The key lacks the scope this route needs. */
-                403: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "FORBIDDEN",
-                         *         "message": "Esta chave de API não tem permissão para este recurso"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Body over 1 MiB. */
-                413: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "PAYLOAD_TOO_LARGE",
-                         *         "message": "O corpo da requisição excede o limite de 1 MiB"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Body that is not application/json, or declared in a charset other than UTF-8. */
-                415: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Plan limit (or the unauthenticated budget of this IP) exceeded; nothing was executed. */
-                429: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        /** @description Seconds to wait before retrying. */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "RATE_LIMIT_EXCEEDED",
-                         *         "message": "Limite de requisições excedido. Tente novamente em 42 s."
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Unexpected failure; details only in the server log. */
-                500: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "INTERNAL_ERROR",
-                         *         "message": "Erro interno do servidor"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Announced endpoint, not available yet. */
-                501: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "NOT_IMPLEMENTED",
-                         *         "message": "Este endpoint ainda não está disponível"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Update a webhook
+         * @description Changes the URL, the events and/or the status (enabled, disabled). Never answers the secret.
+         *
+         *     **Preview.** Answers 501 NOT_IMPLEMENTED, exactly as an announced endpoint, unless an operator turned this area on for the key's team (`autosales teams preview --team ID --enable AREA`); then it needs the scope named here (not granted to keys by default). Area `webhooks`, scope `webhooks:write`.
+         */
+        put: operations["updateWebhook"];
         post?: never;
-        /** DELETE /webhooks/:id: announced, not available yet */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
-                400: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "VALIDATION_ERROR",
-                         *         "message": "JSON inválido"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description API key missing, malformed, unknown or revoked. */
-                401: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "UNAUTHORIZED",
-                         *         "message": "Chave de API ausente ou inválida"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description The key lacks the scope this route needs. */
-                403: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "FORBIDDEN",
-                         *         "message": "Esta chave de API não tem permissão para este recurso"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Body over 1 MiB. */
-                413: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "PAYLOAD_TOO_LARGE",
-                         *         "message": "O corpo da requisição excede o limite de 1 MiB"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Body that is not application/json, or declared in a charset other than UTF-8. */
-                415: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Plan limit (or the unauthenticated budget of this IP) exceeded; nothing was executed. */
-                429: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        /** @description Seconds to wait before retrying. */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "RATE_LIMIT_EXCEEDED",
-                         *         "message": "Limite de requisições excedido. Tente novamente em 42 s."
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Unexpected failure; details only in the server log. */
-                500: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "INTERNAL_ERROR",
-                         *         "message": "Erro interno do servidor"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Announced endpoint, not available yet. */
-                501: {
-                    headers: {
-                        /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
-                        "X-Request-Id"?: string;
-                        /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
-                        RateLimit?: string;
-                        /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
-                        "RateLimit-Policy"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "success": false,
-                         *       "error": {
-                         *         "code": "NOT_IMPLEMENTED",
-                         *         "message": "Este endpoint ainda não está disponível"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: false;
-                            error: {
-                                /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                                code: string;
-                                /** @description What went wrong, in Portuguese. */
-                                message: string;
-                                /**
-                                 * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                                 * @example phase
-                                 */
-                                field?: string;
-                                /**
-                                 * @description Addition to the contract: machine-readable detail of some errors.
-                                 * @example {
-                                 *       "allowed": [
-                                 *         "lead",
-                                 *         "qualificado",
-                                 *         "proposta",
-                                 *         "negociacao",
-                                 *         "fechamento"
-                                 *       ]
-                                 *     }
-                                 */
-                                details?: {
-                                    /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                    allowed?: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Delete a webhook
+         * @description Deletes the webhook with its pending deliveries and attempt log.
+         *
+         *     **Preview.** Answers 501 NOT_IMPLEMENTED, exactly as an announced endpoint, unless an operator turned this area on for the key's team (`autosales teams preview --team ID --enable AREA`); then it needs the scope named here (not granted to keys by default). Area `webhooks`, scope `webhooks:write`.
+         */
+        delete: operations["deleteWebhook"];
         options?: never;
         head?: never;
         patch?: never;
@@ -9159,8 +2189,8 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * Event activity.created (not emitted yet)
-         * @description Not emitted yet: the kind is announced by the contract, but nothing in the service sends it today (`x-emitted: false`). POSTed to the webhook URL configured for the team. Any 2xx within 5 s is success; anything else (redirects included, never followed) is retried at 0, 5 min, 30 min, 2 h, 12 h and 24 h. Delivery is at least once.
+         * Event activity.created
+         * @description POSTed to the webhook URL configured for the team. Any 2xx within 5 s is success; anything else (redirects included, never followed) is retried at 0, 5 min, 30 min, 2 h, 12 h and 24 h. Delivery is at least once.
          */
         post: {
             parameters: {
@@ -9187,8 +2217,46 @@ export interface webhooks {
                         /** @example 2026-11-22T14:03:27Z */
                         created_at: string;
                         data: {
-                            /** @description The subject record (activity or financial record: announced for later). */
-                            object: Record<string, unknown>;
+                            /** Activity */
+                            object: {
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                type: "task" | "deadline" | "meeting" | "call" | "email" | "note";
+                                title: string;
+                                description: string | null;
+                                /** @enum {unknown} */
+                                status: "pending" | "in_progress" | "completed" | "cancelled";
+                                /** @enum {unknown} */
+                                priority: "alta" | "media" | "baixa";
+                                /** @example 2026-11-22T14:03:27Z */
+                                due_at: string | null;
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                deal_id: string | null;
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                client_id: string | null;
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                vehicle_id: string | null;
+                                responsible_id: string | null;
+                                /** @example 2026-11-22T14:03:27Z */
+                                completed_at: string | null;
+                                /** @example 2026-11-22T14:03:27Z */
+                                created_at: string;
+                                /** @example 2026-11-22T14:03:27Z */
+                                updated_at: string;
+                            };
                             /** @description Earlier values of the changed attributes only (updated_at excluded); null on creation events. */
                             previous_attributes: Record<string, unknown> | null;
                         };
@@ -9225,8 +2293,8 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * Event activity.completed (not emitted yet)
-         * @description Not emitted yet: the kind is announced by the contract, but nothing in the service sends it today (`x-emitted: false`). POSTed to the webhook URL configured for the team. Any 2xx within 5 s is success; anything else (redirects included, never followed) is retried at 0, 5 min, 30 min, 2 h, 12 h and 24 h. Delivery is at least once.
+         * Event activity.completed
+         * @description POSTed to the webhook URL configured for the team. Any 2xx within 5 s is success; anything else (redirects included, never followed) is retried at 0, 5 min, 30 min, 2 h, 12 h and 24 h. Delivery is at least once.
          */
         post: {
             parameters: {
@@ -9253,8 +2321,46 @@ export interface webhooks {
                         /** @example 2026-11-22T14:03:27Z */
                         created_at: string;
                         data: {
-                            /** @description The subject record (activity or financial record: announced for later). */
-                            object: Record<string, unknown>;
+                            /** Activity */
+                            object: {
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                type: "task" | "deadline" | "meeting" | "call" | "email" | "note";
+                                title: string;
+                                description: string | null;
+                                /** @enum {unknown} */
+                                status: "pending" | "in_progress" | "completed" | "cancelled";
+                                /** @enum {unknown} */
+                                priority: "alta" | "media" | "baixa";
+                                /** @example 2026-11-22T14:03:27Z */
+                                due_at: string | null;
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                deal_id: string | null;
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                client_id: string | null;
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                vehicle_id: string | null;
+                                responsible_id: string | null;
+                                /** @example 2026-11-22T14:03:27Z */
+                                completed_at: string | null;
+                                /** @example 2026-11-22T14:03:27Z */
+                                created_at: string;
+                                /** @example 2026-11-22T14:03:27Z */
+                                updated_at: string;
+                            };
                             /** @description Earlier values of the changed attributes only (updated_at excluded); null on creation events. */
                             previous_attributes: Record<string, unknown> | null;
                         };
@@ -9291,8 +2397,8 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * Event activity.due_soon (not emitted yet)
-         * @description Not emitted yet: the kind is announced by the contract, but nothing in the service sends it today (`x-emitted: false`). POSTed to the webhook URL configured for the team. Any 2xx within 5 s is success; anything else (redirects included, never followed) is retried at 0, 5 min, 30 min, 2 h, 12 h and 24 h. Delivery is at least once.
+         * Event activity.due_soon
+         * @description POSTed to the webhook URL configured for the team. Any 2xx within 5 s is success; anything else (redirects included, never followed) is retried at 0, 5 min, 30 min, 2 h, 12 h and 24 h. Delivery is at least once.
          */
         post: {
             parameters: {
@@ -9319,8 +2425,46 @@ export interface webhooks {
                         /** @example 2026-11-22T14:03:27Z */
                         created_at: string;
                         data: {
-                            /** @description The subject record (activity or financial record: announced for later). */
-                            object: Record<string, unknown>;
+                            /** Activity */
+                            object: {
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                type: "task" | "deadline" | "meeting" | "call" | "email" | "note";
+                                title: string;
+                                description: string | null;
+                                /** @enum {unknown} */
+                                status: "pending" | "in_progress" | "completed" | "cancelled";
+                                /** @enum {unknown} */
+                                priority: "alta" | "media" | "baixa";
+                                /** @example 2026-11-22T14:03:27Z */
+                                due_at: string | null;
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                deal_id: string | null;
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                client_id: string | null;
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                vehicle_id: string | null;
+                                responsible_id: string | null;
+                                /** @example 2026-11-22T14:03:27Z */
+                                completed_at: string | null;
+                                /** @example 2026-11-22T14:03:27Z */
+                                created_at: string;
+                                /** @example 2026-11-22T14:03:27Z */
+                                updated_at: string;
+                            };
                             /** @description Earlier values of the changed attributes only (updated_at excluded); null on creation events. */
                             previous_attributes: Record<string, unknown> | null;
                         };
@@ -9357,8 +2501,8 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * Event activity.overdue (not emitted yet)
-         * @description Not emitted yet: the kind is announced by the contract, but nothing in the service sends it today (`x-emitted: false`). POSTed to the webhook URL configured for the team. Any 2xx within 5 s is success; anything else (redirects included, never followed) is retried at 0, 5 min, 30 min, 2 h, 12 h and 24 h. Delivery is at least once.
+         * Event activity.overdue
+         * @description POSTed to the webhook URL configured for the team. Any 2xx within 5 s is success; anything else (redirects included, never followed) is retried at 0, 5 min, 30 min, 2 h, 12 h and 24 h. Delivery is at least once.
          */
         post: {
             parameters: {
@@ -9385,8 +2529,46 @@ export interface webhooks {
                         /** @example 2026-11-22T14:03:27Z */
                         created_at: string;
                         data: {
-                            /** @description The subject record (activity or financial record: announced for later). */
-                            object: Record<string, unknown>;
+                            /** Activity */
+                            object: {
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                type: "task" | "deadline" | "meeting" | "call" | "email" | "note";
+                                title: string;
+                                description: string | null;
+                                /** @enum {unknown} */
+                                status: "pending" | "in_progress" | "completed" | "cancelled";
+                                /** @enum {unknown} */
+                                priority: "alta" | "media" | "baixa";
+                                /** @example 2026-11-22T14:03:27Z */
+                                due_at: string | null;
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                deal_id: string | null;
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                client_id: string | null;
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                vehicle_id: string | null;
+                                responsible_id: string | null;
+                                /** @example 2026-11-22T14:03:27Z */
+                                completed_at: string | null;
+                                /** @example 2026-11-22T14:03:27Z */
+                                created_at: string;
+                                /** @example 2026-11-22T14:03:27Z */
+                                updated_at: string;
+                            };
                             /** @description Earlier values of the changed attributes only (updated_at excluded); null on creation events. */
                             previous_attributes: Record<string, unknown> | null;
                         };
@@ -9423,8 +2605,8 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * Event financial.created (not emitted yet)
-         * @description Not emitted yet: the kind is announced by the contract, but nothing in the service sends it today (`x-emitted: false`). POSTed to the webhook URL configured for the team. Any 2xx within 5 s is success; anything else (redirects included, never followed) is retried at 0, 5 min, 30 min, 2 h, 12 h and 24 h. Delivery is at least once.
+         * Event financial.created
+         * @description POSTed to the webhook URL configured for the team. Any 2xx within 5 s is success; anything else (redirects included, never followed) is retried at 0, 5 min, 30 min, 2 h, 12 h and 24 h. Delivery is at least once.
          */
         post: {
             parameters: {
@@ -9451,8 +2633,51 @@ export interface webhooks {
                         /** @example 2026-11-22T14:03:27Z */
                         created_at: string;
                         data: {
-                            /** @description The subject record (activity or financial record: announced for later). */
-                            object: Record<string, unknown>;
+                            /** FinancialRecord */
+                            object: {
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                type: "revenue" | "expense" | "cost";
+                                /** @enum {unknown} */
+                                category: "venda-veiculo" | "comissao" | "financiamento" | "seguro" | "aluguel" | "pessoal" | "marketing" | "tecnologia" | "funilaria" | "mecanica" | "higienizacao" | "documentacao";
+                                description: string;
+                                /** @example 1234.56 */
+                                amount: number;
+                                /** @constant */
+                                currency: "BRL";
+                                /** Format: date */
+                                due_date: string;
+                                /** @enum {unknown} */
+                                status: "pending" | "paid" | "cancelled";
+                                /** @example 2026-11-22T14:03:27Z */
+                                paid_at: string | null;
+                                /** @enum {unknown} */
+                                payment_method: "pix" | "boleto" | "cartao" | "transferencia" | "financiamento" | "dinheiro" | "cheque" | null;
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                deal_id: string | null;
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                client_id: string | null;
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                vehicle_id: string | null;
+                                notes: string | null;
+                                /** @example 2026-11-22T14:03:27Z */
+                                created_at: string;
+                                /** @example 2026-11-22T14:03:27Z */
+                                updated_at: string;
+                            };
                             /** @description Earlier values of the changed attributes only (updated_at excluded); null on creation events. */
                             previous_attributes: Record<string, unknown> | null;
                         };
@@ -9489,8 +2714,8 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * Event financial.paid (not emitted yet)
-         * @description Not emitted yet: the kind is announced by the contract, but nothing in the service sends it today (`x-emitted: false`). POSTed to the webhook URL configured for the team. Any 2xx within 5 s is success; anything else (redirects included, never followed) is retried at 0, 5 min, 30 min, 2 h, 12 h and 24 h. Delivery is at least once.
+         * Event financial.paid
+         * @description POSTed to the webhook URL configured for the team. Any 2xx within 5 s is success; anything else (redirects included, never followed) is retried at 0, 5 min, 30 min, 2 h, 12 h and 24 h. Delivery is at least once.
          */
         post: {
             parameters: {
@@ -9517,8 +2742,51 @@ export interface webhooks {
                         /** @example 2026-11-22T14:03:27Z */
                         created_at: string;
                         data: {
-                            /** @description The subject record (activity or financial record: announced for later). */
-                            object: Record<string, unknown>;
+                            /** FinancialRecord */
+                            object: {
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                type: "revenue" | "expense" | "cost";
+                                /** @enum {unknown} */
+                                category: "venda-veiculo" | "comissao" | "financiamento" | "seguro" | "aluguel" | "pessoal" | "marketing" | "tecnologia" | "funilaria" | "mecanica" | "higienizacao" | "documentacao";
+                                description: string;
+                                /** @example 1234.56 */
+                                amount: number;
+                                /** @constant */
+                                currency: "BRL";
+                                /** Format: date */
+                                due_date: string;
+                                /** @enum {unknown} */
+                                status: "pending" | "paid" | "cancelled";
+                                /** @example 2026-11-22T14:03:27Z */
+                                paid_at: string | null;
+                                /** @enum {unknown} */
+                                payment_method: "pix" | "boleto" | "cartao" | "transferencia" | "financiamento" | "dinheiro" | "cheque" | null;
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                deal_id: string | null;
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                client_id: string | null;
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                vehicle_id: string | null;
+                                notes: string | null;
+                                /** @example 2026-11-22T14:03:27Z */
+                                created_at: string;
+                                /** @example 2026-11-22T14:03:27Z */
+                                updated_at: string;
+                            };
                             /** @description Earlier values of the changed attributes only (updated_at excluded); null on creation events. */
                             previous_attributes: Record<string, unknown> | null;
                         };
@@ -9555,8 +2823,8 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * Event financial.overdue (not emitted yet)
-         * @description Not emitted yet: the kind is announced by the contract, but nothing in the service sends it today (`x-emitted: false`). POSTed to the webhook URL configured for the team. Any 2xx within 5 s is success; anything else (redirects included, never followed) is retried at 0, 5 min, 30 min, 2 h, 12 h and 24 h. Delivery is at least once.
+         * Event financial.overdue
+         * @description POSTed to the webhook URL configured for the team. Any 2xx within 5 s is success; anything else (redirects included, never followed) is retried at 0, 5 min, 30 min, 2 h, 12 h and 24 h. Delivery is at least once.
          */
         post: {
             parameters: {
@@ -9583,8 +2851,51 @@ export interface webhooks {
                         /** @example 2026-11-22T14:03:27Z */
                         created_at: string;
                         data: {
-                            /** @description The subject record (activity or financial record: announced for later). */
-                            object: Record<string, unknown>;
+                            /** FinancialRecord */
+                            object: {
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                type: "revenue" | "expense" | "cost";
+                                /** @enum {unknown} */
+                                category: "venda-veiculo" | "comissao" | "financiamento" | "seguro" | "aluguel" | "pessoal" | "marketing" | "tecnologia" | "funilaria" | "mecanica" | "higienizacao" | "documentacao";
+                                description: string;
+                                /** @example 1234.56 */
+                                amount: number;
+                                /** @constant */
+                                currency: "BRL";
+                                /** Format: date */
+                                due_date: string;
+                                /** @enum {unknown} */
+                                status: "pending" | "paid" | "cancelled";
+                                /** @example 2026-11-22T14:03:27Z */
+                                paid_at: string | null;
+                                /** @enum {unknown} */
+                                payment_method: "pix" | "boleto" | "cartao" | "transferencia" | "financiamento" | "dinheiro" | "cheque" | null;
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                deal_id: string | null;
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                client_id: string | null;
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                vehicle_id: string | null;
+                                notes: string | null;
+                                /** @example 2026-11-22T14:03:27Z */
+                                created_at: string;
+                                /** @example 2026-11-22T14:03:27Z */
+                                updated_at: string;
+                            };
                             /** @description Earlier values of the changed attributes only (updated_at excluded); null on creation events. */
                             previous_attributes: Record<string, unknown> | null;
                         };
@@ -16946,6 +10257,9225 @@ export interface operations {
                      *       "error": {
                      *         "code": "INTERNAL_ERROR",
                      *         "message": "Erro interno do servidor"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listActivities: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                /** @description One of due_at, created_at, updated_at, title, priority, status, type; prefix `-` for descending. Default `-created_at (due_at on /overdue)`. */
+                sort?: string;
+                search?: string;
+                store_id?: string;
+                status?: "pending" | "in_progress" | "completed" | "cancelled";
+                type?: "task" | "deadline" | "meeting" | "call" | "email" | "note";
+                priority?: "alta" | "media" | "baixa";
+                deal_id?: string;
+                client_id?: string;
+                vehicle_id?: string;
+                responsible_id?: string;
+                due_from?: string;
+                due_to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the team's activities. */
+            200: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            id: string;
+                            /** @enum {unknown} */
+                            type: "task" | "deadline" | "meeting" | "call" | "email" | "note";
+                            title: string;
+                            description: string | null;
+                            /** @enum {unknown} */
+                            status: "pending" | "in_progress" | "completed" | "cancelled";
+                            /** @enum {unknown} */
+                            priority: "alta" | "media" | "baixa";
+                            /** @example 2026-11-22T14:03:27Z */
+                            due_at: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            deal_id: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            client_id: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            vehicle_id: string | null;
+                            responsible_id: string | null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            completed_at: string | null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            created_at: string;
+                            /** @example 2026-11-22T14:03:27Z */
+                            updated_at: string;
+                        }[];
+                        pagination: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            pages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
+            400: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "JSON inválido"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description API key missing, malformed, unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Chave de API ausente ou inválida"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The key lacks the scope this route needs. */
+            403: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "Esta chave de API não tem permissão para este recurso"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Plan limit (or the unauthenticated budget of this IP) exceeded; nothing was executed. */
+            429: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMIT_EXCEEDED",
+                     *         "message": "Limite de requisições excedido. Tente novamente em 42 s."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Unexpected failure; details only in the server log. */
+            500: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Erro interno do servidor"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Announced endpoint, not available yet. */
+            501: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_IMPLEMENTED",
+                     *         "message": "Este endpoint ainda não está disponível"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createActivity: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the first answer is replayed for 24 h (same body), 422 for another body. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "call",
+                 *       "title": "Ligar para Ana sobre o financiamento",
+                 *       "priority": "alta",
+                 *       "due_at": "2026-12-01T14:00:00-03:00"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {unknown} */
+                    type?: "task" | "deadline" | "meeting" | "call" | "email" | "note";
+                    title: string;
+                    description?: string | null;
+                    /** @enum {unknown} */
+                    priority?: "alta" | "media" | "baixa";
+                    /**
+                     * Format: date-time
+                     * @example 2026-12-01T14:00:00-03:00
+                     */
+                    due_at?: string | null;
+                    deal_id?: string | null;
+                    client_id?: string | null;
+                    vehicle_id?: string | null;
+                    responsible_id?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The created activity. */
+            201: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Present when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** Activity */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            id: string;
+                            /** @enum {unknown} */
+                            type: "task" | "deadline" | "meeting" | "call" | "email" | "note";
+                            title: string;
+                            description: string | null;
+                            /** @enum {unknown} */
+                            status: "pending" | "in_progress" | "completed" | "cancelled";
+                            /** @enum {unknown} */
+                            priority: "alta" | "media" | "baixa";
+                            /** @example 2026-11-22T14:03:27Z */
+                            due_at: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            deal_id: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            client_id: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            vehicle_id: string | null;
+                            responsible_id: string | null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            completed_at: string | null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            created_at: string;
+                            /** @example 2026-11-22T14:03:27Z */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
+            400: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description API key missing, malformed, unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Chave de API ausente ou inválida"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The key lacks the scope this route needs. */
+            403: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "Esta chave de API não tem permissão para este recurso"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running. */
+            409: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "IDEMPOTENCY_CONFLICT",
+                     *         "message": "Uma requisição com esta Idempotency-Key ainda está em andamento; tente novamente em instantes"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Body over 1 MiB. */
+            413: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "PAYLOAD_TOO_LARGE",
+                     *         "message": "O corpo da requisição excede o limite de 1 MiB"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Body that is not application/json, or declared in a charset other than UTF-8. */
+            415: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Business rule failed. */
+            422: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "Esta Idempotency-Key já foi usada com uma requisição diferente"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Plan limit (or the unauthenticated budget of this IP) exceeded; nothing was executed. */
+            429: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMIT_EXCEEDED",
+                     *         "message": "Limite de requisições excedido. Tente novamente em 42 s."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Unexpected failure; details only in the server log. */
+            500: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Erro interno do servidor"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Announced endpoint, not available yet. */
+            501: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_IMPLEMENTED",
+                     *         "message": "Este endpoint ainda não está disponível"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listOverdueActivities: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                /** @description One of due_at, created_at, updated_at, title, priority, status, type; prefix `-` for descending. Default `-created_at (due_at on /overdue)`. */
+                sort?: string;
+                search?: string;
+                store_id?: string;
+                status?: "pending" | "in_progress" | "completed" | "cancelled";
+                type?: "task" | "deadline" | "meeting" | "call" | "email" | "note";
+                priority?: "alta" | "media" | "baixa";
+                deal_id?: string;
+                client_id?: string;
+                vehicle_id?: string;
+                responsible_id?: string;
+                due_from?: string;
+                due_to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of overdue activities. */
+            200: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            id: string;
+                            /** @enum {unknown} */
+                            type: "task" | "deadline" | "meeting" | "call" | "email" | "note";
+                            title: string;
+                            description: string | null;
+                            /** @enum {unknown} */
+                            status: "pending" | "in_progress" | "completed" | "cancelled";
+                            /** @enum {unknown} */
+                            priority: "alta" | "media" | "baixa";
+                            /** @example 2026-11-22T14:03:27Z */
+                            due_at: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            deal_id: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            client_id: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            vehicle_id: string | null;
+                            responsible_id: string | null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            completed_at: string | null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            created_at: string;
+                            /** @example 2026-11-22T14:03:27Z */
+                            updated_at: string;
+                        }[];
+                        pagination: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            pages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
+            400: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "JSON inválido"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description API key missing, malformed, unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Chave de API ausente ou inválida"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The key lacks the scope this route needs. */
+            403: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "Esta chave de API não tem permissão para este recurso"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Plan limit (or the unauthenticated budget of this IP) exceeded; nothing was executed. */
+            429: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMIT_EXCEEDED",
+                     *         "message": "Limite de requisições excedido. Tente novamente em 42 s."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Unexpected failure; details only in the server log. */
+            500: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Erro interno do servidor"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Announced endpoint, not available yet. */
+            501: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_IMPLEMENTED",
+                     *         "message": "Este endpoint ainda não está disponível"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getActivity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Record id (UUID). Any other value is simply unknown: 404. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The activity. */
+            200: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** Activity */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            id: string;
+                            /** @enum {unknown} */
+                            type: "task" | "deadline" | "meeting" | "call" | "email" | "note";
+                            title: string;
+                            description: string | null;
+                            /** @enum {unknown} */
+                            status: "pending" | "in_progress" | "completed" | "cancelled";
+                            /** @enum {unknown} */
+                            priority: "alta" | "media" | "baixa";
+                            /** @example 2026-11-22T14:03:27Z */
+                            due_at: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            deal_id: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            client_id: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            vehicle_id: string | null;
+                            responsible_id: string | null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            completed_at: string | null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            created_at: string;
+                            /** @example 2026-11-22T14:03:27Z */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
+            400: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "JSON inválido"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description API key missing, malformed, unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Chave de API ausente ou inválida"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The key lacks the scope this route needs. */
+            403: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "Esta chave de API não tem permissão para este recurso"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Unknown id (or an id of another team, or not a UUID). */
+            404: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Atividade não encontrada"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Plan limit (or the unauthenticated budget of this IP) exceeded; nothing was executed. */
+            429: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMIT_EXCEEDED",
+                     *         "message": "Limite de requisições excedido. Tente novamente em 42 s."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Unexpected failure; details only in the server log. */
+            500: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Erro interno do servidor"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Announced endpoint, not available yet. */
+            501: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_IMPLEMENTED",
+                     *         "message": "Este endpoint ainda não está disponível"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    updateActivity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Record id (UUID). Any other value is simply unknown: 404. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "status": "in_progress",
+                 *       "due_at": "2026-12-02T10:00:00-03:00"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {unknown} */
+                    type?: "task" | "deadline" | "meeting" | "call" | "email" | "note";
+                    title?: string;
+                    description?: string | null;
+                    /** @enum {unknown} */
+                    priority?: "alta" | "media" | "baixa";
+                    /**
+                     * Format: date-time
+                     * @example 2026-12-01T14:00:00-03:00
+                     */
+                    due_at?: string | null;
+                    deal_id?: string | null;
+                    client_id?: string | null;
+                    vehicle_id?: string | null;
+                    responsible_id?: string | null;
+                    /** @enum {unknown} */
+                    status?: "pending" | "in_progress" | "completed" | "cancelled";
+                };
+            };
+        };
+        responses: {
+            /** @description The activity after the change. */
+            200: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** Activity */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            id: string;
+                            /** @enum {unknown} */
+                            type: "task" | "deadline" | "meeting" | "call" | "email" | "note";
+                            title: string;
+                            description: string | null;
+                            /** @enum {unknown} */
+                            status: "pending" | "in_progress" | "completed" | "cancelled";
+                            /** @enum {unknown} */
+                            priority: "alta" | "media" | "baixa";
+                            /** @example 2026-11-22T14:03:27Z */
+                            due_at: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            deal_id: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            client_id: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            vehicle_id: string | null;
+                            responsible_id: string | null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            completed_at: string | null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            created_at: string;
+                            /** @example 2026-11-22T14:03:27Z */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
+            400: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "Nenhum campo para atualizar"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description API key missing, malformed, unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Chave de API ausente ou inválida"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The key lacks the scope this route needs. */
+            403: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "Esta chave de API não tem permissão para este recurso"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Unknown id (or an id of another team, or not a UUID). */
+            404: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Atividade não encontrada"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Body over 1 MiB. */
+            413: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "PAYLOAD_TOO_LARGE",
+                     *         "message": "O corpo da requisição excede o limite de 1 MiB"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Body that is not application/json, or declared in a charset other than UTF-8. */
+            415: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Business rule failed. */
+            422: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "Atividade cancelada não pode ser concluída",
+                     *         "field": "status"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Plan limit (or the unauthenticated budget of this IP) exceeded; nothing was executed. */
+            429: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMIT_EXCEEDED",
+                     *         "message": "Limite de requisições excedido. Tente novamente em 42 s."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Unexpected failure; details only in the server log. */
+            500: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Erro interno do servidor"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Announced endpoint, not available yet. */
+            501: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_IMPLEMENTED",
+                     *         "message": "Este endpoint ainda não está disponível"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    cancelActivity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Record id (UUID). Any other value is simply unknown: 404. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cancelled activity. */
+            200: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** Activity */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            id: string;
+                            /** @enum {unknown} */
+                            type: "task" | "deadline" | "meeting" | "call" | "email" | "note";
+                            title: string;
+                            description: string | null;
+                            /** @enum {unknown} */
+                            status: "pending" | "in_progress" | "completed" | "cancelled";
+                            /** @enum {unknown} */
+                            priority: "alta" | "media" | "baixa";
+                            /** @example 2026-11-22T14:03:27Z */
+                            due_at: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            deal_id: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            client_id: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            vehicle_id: string | null;
+                            responsible_id: string | null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            completed_at: string | null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            created_at: string;
+                            /** @example 2026-11-22T14:03:27Z */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
+            400: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "JSON inválido"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description API key missing, malformed, unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Chave de API ausente ou inválida"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The key lacks the scope this route needs. */
+            403: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "Esta chave de API não tem permissão para este recurso"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Unknown id (or an id of another team, or not a UUID). */
+            404: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Atividade não encontrada"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Body over 1 MiB. */
+            413: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "PAYLOAD_TOO_LARGE",
+                     *         "message": "O corpo da requisição excede o limite de 1 MiB"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Body that is not application/json, or declared in a charset other than UTF-8. */
+            415: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Plan limit (or the unauthenticated budget of this IP) exceeded; nothing was executed. */
+            429: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMIT_EXCEEDED",
+                     *         "message": "Limite de requisições excedido. Tente novamente em 42 s."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Unexpected failure; details only in the server log. */
+            500: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Erro interno do servidor"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Announced endpoint, not available yet. */
+            501: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_IMPLEMENTED",
+                     *         "message": "Este endpoint ainda não está disponível"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    completeActivity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Record id (UUID). Any other value is simply unknown: 404. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The completed activity. */
+            200: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** Activity */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            id: string;
+                            /** @enum {unknown} */
+                            type: "task" | "deadline" | "meeting" | "call" | "email" | "note";
+                            title: string;
+                            description: string | null;
+                            /** @enum {unknown} */
+                            status: "pending" | "in_progress" | "completed" | "cancelled";
+                            /** @enum {unknown} */
+                            priority: "alta" | "media" | "baixa";
+                            /** @example 2026-11-22T14:03:27Z */
+                            due_at: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            deal_id: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            client_id: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            vehicle_id: string | null;
+                            responsible_id: string | null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            completed_at: string | null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            created_at: string;
+                            /** @example 2026-11-22T14:03:27Z */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
+            400: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "JSON inválido"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description API key missing, malformed, unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Chave de API ausente ou inválida"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The key lacks the scope this route needs. */
+            403: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "Esta chave de API não tem permissão para este recurso"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Unknown id (or an id of another team, or not a UUID). */
+            404: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Atividade não encontrada"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Body over 1 MiB. */
+            413: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "PAYLOAD_TOO_LARGE",
+                     *         "message": "O corpo da requisição excede o limite de 1 MiB"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Body that is not application/json, or declared in a charset other than UTF-8. */
+            415: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Business rule failed. */
+            422: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "Atividade cancelada não pode ser concluída"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Plan limit (or the unauthenticated budget of this IP) exceeded; nothing was executed. */
+            429: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMIT_EXCEEDED",
+                     *         "message": "Limite de requisições excedido. Tente novamente em 42 s."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Unexpected failure; details only in the server log. */
+            500: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Erro interno do servidor"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Announced endpoint, not available yet. */
+            501: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_IMPLEMENTED",
+                     *         "message": "Este endpoint ainda não está disponível"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listFinancialRecords: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                /** @description One of due_date, created_at, updated_at, amount, status, type, category, paid_at; prefix `-` for descending. Default `-created_at (due_date on /overdue)`. */
+                sort?: string;
+                search?: string;
+                store_id?: string;
+                type?: "revenue" | "expense" | "cost";
+                category?: "venda-veiculo" | "comissao" | "financiamento" | "seguro" | "aluguel" | "pessoal" | "marketing" | "tecnologia" | "funilaria" | "mecanica" | "higienizacao" | "documentacao";
+                status?: "pending" | "paid" | "cancelled";
+                payment_method?: "pix" | "boleto" | "cartao" | "transferencia" | "financiamento" | "dinheiro" | "cheque";
+                deal_id?: string;
+                client_id?: string;
+                vehicle_id?: string;
+                due_from?: string;
+                due_to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the team's financial records. */
+            200: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            id: string;
+                            /** @enum {unknown} */
+                            type: "revenue" | "expense" | "cost";
+                            /** @enum {unknown} */
+                            category: "venda-veiculo" | "comissao" | "financiamento" | "seguro" | "aluguel" | "pessoal" | "marketing" | "tecnologia" | "funilaria" | "mecanica" | "higienizacao" | "documentacao";
+                            description: string;
+                            /** @example 1234.56 */
+                            amount: number;
+                            /** @enum {string} */
+                            currency: "BRL";
+                            /** Format: date */
+                            due_date: string;
+                            /** @enum {unknown} */
+                            status: "pending" | "paid" | "cancelled";
+                            /** @example 2026-11-22T14:03:27Z */
+                            paid_at: string | null;
+                            /** @enum {unknown} */
+                            payment_method: "pix" | "boleto" | "cartao" | "transferencia" | "financiamento" | "dinheiro" | "cheque" | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            deal_id: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            client_id: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            vehicle_id: string | null;
+                            notes: string | null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            created_at: string;
+                            /** @example 2026-11-22T14:03:27Z */
+                            updated_at: string;
+                        }[];
+                        pagination: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            pages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
+            400: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "JSON inválido"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description API key missing, malformed, unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Chave de API ausente ou inválida"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The key lacks the scope this route needs. */
+            403: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "Esta chave de API não tem permissão para este recurso"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Plan limit (or the unauthenticated budget of this IP) exceeded; nothing was executed. */
+            429: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMIT_EXCEEDED",
+                     *         "message": "Limite de requisições excedido. Tente novamente em 42 s."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Unexpected failure; details only in the server log. */
+            500: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Erro interno do servidor"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Announced endpoint, not available yet. */
+            501: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_IMPLEMENTED",
+                     *         "message": "Este endpoint ainda não está disponível"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createFinancialRecord: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the first answer is replayed for 24 h (same body), 422 for another body. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "revenue",
+                 *       "category": "venda-veiculo",
+                 *       "description": "Venda Corolla XEi 2024",
+                 *       "amount": 149990,
+                 *       "due_date": "2026-12-15"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {unknown} */
+                    type?: "revenue" | "expense" | "cost";
+                    /** @enum {unknown} */
+                    category: "venda-veiculo" | "comissao" | "financiamento" | "seguro" | "aluguel" | "pessoal" | "marketing" | "tecnologia" | "funilaria" | "mecanica" | "higienizacao" | "documentacao";
+                    description: string;
+                    /** @example 65990.9 */
+                    amount: number;
+                    /** Format: date */
+                    due_date: string;
+                    /**
+                     * Format: date-time
+                     * @example 2026-12-01T14:00:00-03:00
+                     */
+                    paid_at?: string | null;
+                    /** @enum {unknown} */
+                    payment_method?: "pix" | "boleto" | "cartao" | "transferencia" | "financiamento" | "dinheiro" | "cheque" | null;
+                    deal_id?: string | null;
+                    client_id?: string | null;
+                    vehicle_id?: string | null;
+                    notes?: string | null;
+                    /** @enum {unknown} */
+                    status?: "pending" | "paid";
+                };
+            };
+        };
+        responses: {
+            /** @description The created record. */
+            201: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Present when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** FinancialRecord */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            id: string;
+                            /** @enum {unknown} */
+                            type: "revenue" | "expense" | "cost";
+                            /** @enum {unknown} */
+                            category: "venda-veiculo" | "comissao" | "financiamento" | "seguro" | "aluguel" | "pessoal" | "marketing" | "tecnologia" | "funilaria" | "mecanica" | "higienizacao" | "documentacao";
+                            description: string;
+                            /** @example 1234.56 */
+                            amount: number;
+                            /** @enum {string} */
+                            currency: "BRL";
+                            /** Format: date */
+                            due_date: string;
+                            /** @enum {unknown} */
+                            status: "pending" | "paid" | "cancelled";
+                            /** @example 2026-11-22T14:03:27Z */
+                            paid_at: string | null;
+                            /** @enum {unknown} */
+                            payment_method: "pix" | "boleto" | "cartao" | "transferencia" | "financiamento" | "dinheiro" | "cheque" | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            deal_id: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            client_id: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            vehicle_id: string | null;
+                            notes: string | null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            created_at: string;
+                            /** @example 2026-11-22T14:03:27Z */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
+            400: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description API key missing, malformed, unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Chave de API ausente ou inválida"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The key lacks the scope this route needs. */
+            403: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "Esta chave de API não tem permissão para este recurso"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running. */
+            409: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "IDEMPOTENCY_CONFLICT",
+                     *         "message": "Uma requisição com esta Idempotency-Key ainda está em andamento; tente novamente em instantes"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Body over 1 MiB. */
+            413: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "PAYLOAD_TOO_LARGE",
+                     *         "message": "O corpo da requisição excede o limite de 1 MiB"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Body that is not application/json, or declared in a charset other than UTF-8. */
+            415: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Business rule failed. */
+            422: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "Esta Idempotency-Key já foi usada com uma requisição diferente"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Plan limit (or the unauthenticated budget of this IP) exceeded; nothing was executed. */
+            429: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMIT_EXCEEDED",
+                     *         "message": "Limite de requisições excedido. Tente novamente em 42 s."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Unexpected failure; details only in the server log. */
+            500: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Erro interno do servidor"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Announced endpoint, not available yet. */
+            501: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_IMPLEMENTED",
+                     *         "message": "Este endpoint ainda não está disponível"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listOverdueFinancialRecords: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                /** @description One of due_date, created_at, updated_at, amount, status, type, category, paid_at; prefix `-` for descending. Default `-created_at (due_date on /overdue)`. */
+                sort?: string;
+                search?: string;
+                store_id?: string;
+                type?: "revenue" | "expense" | "cost";
+                category?: "venda-veiculo" | "comissao" | "financiamento" | "seguro" | "aluguel" | "pessoal" | "marketing" | "tecnologia" | "funilaria" | "mecanica" | "higienizacao" | "documentacao";
+                status?: "pending" | "paid" | "cancelled";
+                payment_method?: "pix" | "boleto" | "cartao" | "transferencia" | "financiamento" | "dinheiro" | "cheque";
+                deal_id?: string;
+                client_id?: string;
+                vehicle_id?: string;
+                due_from?: string;
+                due_to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of overdue records. */
+            200: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            id: string;
+                            /** @enum {unknown} */
+                            type: "revenue" | "expense" | "cost";
+                            /** @enum {unknown} */
+                            category: "venda-veiculo" | "comissao" | "financiamento" | "seguro" | "aluguel" | "pessoal" | "marketing" | "tecnologia" | "funilaria" | "mecanica" | "higienizacao" | "documentacao";
+                            description: string;
+                            /** @example 1234.56 */
+                            amount: number;
+                            /** @enum {string} */
+                            currency: "BRL";
+                            /** Format: date */
+                            due_date: string;
+                            /** @enum {unknown} */
+                            status: "pending" | "paid" | "cancelled";
+                            /** @example 2026-11-22T14:03:27Z */
+                            paid_at: string | null;
+                            /** @enum {unknown} */
+                            payment_method: "pix" | "boleto" | "cartao" | "transferencia" | "financiamento" | "dinheiro" | "cheque" | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            deal_id: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            client_id: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            vehicle_id: string | null;
+                            notes: string | null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            created_at: string;
+                            /** @example 2026-11-22T14:03:27Z */
+                            updated_at: string;
+                        }[];
+                        pagination: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            pages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
+            400: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "JSON inválido"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description API key missing, malformed, unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Chave de API ausente ou inválida"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The key lacks the scope this route needs. */
+            403: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "Esta chave de API não tem permissão para este recurso"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Plan limit (or the unauthenticated budget of this IP) exceeded; nothing was executed. */
+            429: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMIT_EXCEEDED",
+                     *         "message": "Limite de requisições excedido. Tente novamente em 42 s."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Unexpected failure; details only in the server log. */
+            500: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Erro interno do servidor"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Announced endpoint, not available yet. */
+            501: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_IMPLEMENTED",
+                     *         "message": "Este endpoint ainda não está disponível"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getFinancialSummary: {
+        parameters: {
+            query?: {
+                /** @description First due date of the period (inclusive). Default: the first day of the current month in the team time zone. */
+                from?: string;
+                /** @description Last due date of the period (inclusive). Default: the last day of the month of `from`. */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The summary. */
+            200: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** FinancialSummary */
+                        data: {
+                            period: {
+                                /** Format: date */
+                                from: string;
+                                /** Format: date */
+                                to: string;
+                            };
+                            /** @description Records not cancelled; net = revenue − expense − cost. */
+                            totals: {
+                                /** @example 1234.56 */
+                                revenue: number;
+                                /** @example 1234.56 */
+                                expense: number;
+                                /** @example 1234.56 */
+                                cost: number;
+                                /** @example 1234.56 */
+                                net: number;
+                            };
+                            /** @description `pending` excludes the overdue ones, counted apart in `overdue`. */
+                            by_status: {
+                                pending: {
+                                    count: number;
+                                    /** @example 1234.56 */
+                                    amount: number;
+                                };
+                                overdue: {
+                                    count: number;
+                                    /** @example 1234.56 */
+                                    amount: number;
+                                };
+                                paid: {
+                                    count: number;
+                                    /** @example 1234.56 */
+                                    amount: number;
+                                };
+                                cancelled: {
+                                    count: number;
+                                    /** @example 1234.56 */
+                                    amount: number;
+                                };
+                            };
+                            by_category: {
+                                /** @enum {unknown} */
+                                type: "revenue" | "expense" | "cost";
+                                /** @enum {unknown} */
+                                category: "venda-veiculo" | "comissao" | "financiamento" | "seguro" | "aluguel" | "pessoal" | "marketing" | "tecnologia" | "funilaria" | "mecanica" | "higienizacao" | "documentacao";
+                                count: number;
+                                /** @example 1234.56 */
+                                amount: number;
+                            }[];
+                            by_month: {
+                                month: string;
+                                /** @example 1234.56 */
+                                revenue: number;
+                                /** @example 1234.56 */
+                                expense: number;
+                                /** @example 1234.56 */
+                                cost: number;
+                                /** @example 1234.56 */
+                                net: number;
+                            }[];
+                            by_vehicle: {
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                vehicle_id: string;
+                                /** @example 1234.56 */
+                                sale_revenue: number;
+                                /** @example 1234.56 */
+                                purchase_price: number | null;
+                                /** @example 1234.56 */
+                                costs: number;
+                                /** @example 1234.56 */
+                                margin: number | null;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
+            400: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "Parâmetro 'from' deve ser anterior ou igual a 'to'",
+                     *         "field": "from"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description API key missing, malformed, unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Chave de API ausente ou inválida"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The key lacks the scope this route needs. */
+            403: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "Esta chave de API não tem permissão para este recurso"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Plan limit (or the unauthenticated budget of this IP) exceeded; nothing was executed. */
+            429: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMIT_EXCEEDED",
+                     *         "message": "Limite de requisições excedido. Tente novamente em 42 s."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Unexpected failure; details only in the server log. */
+            500: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Erro interno do servidor"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Announced endpoint, not available yet. */
+            501: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_IMPLEMENTED",
+                     *         "message": "Este endpoint ainda não está disponível"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getFinancialRecord: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Record id (UUID). Any other value is simply unknown: 404. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The record. */
+            200: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** FinancialRecord */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            id: string;
+                            /** @enum {unknown} */
+                            type: "revenue" | "expense" | "cost";
+                            /** @enum {unknown} */
+                            category: "venda-veiculo" | "comissao" | "financiamento" | "seguro" | "aluguel" | "pessoal" | "marketing" | "tecnologia" | "funilaria" | "mecanica" | "higienizacao" | "documentacao";
+                            description: string;
+                            /** @example 1234.56 */
+                            amount: number;
+                            /** @enum {string} */
+                            currency: "BRL";
+                            /** Format: date */
+                            due_date: string;
+                            /** @enum {unknown} */
+                            status: "pending" | "paid" | "cancelled";
+                            /** @example 2026-11-22T14:03:27Z */
+                            paid_at: string | null;
+                            /** @enum {unknown} */
+                            payment_method: "pix" | "boleto" | "cartao" | "transferencia" | "financiamento" | "dinheiro" | "cheque" | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            deal_id: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            client_id: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            vehicle_id: string | null;
+                            notes: string | null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            created_at: string;
+                            /** @example 2026-11-22T14:03:27Z */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
+            400: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "JSON inválido"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description API key missing, malformed, unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Chave de API ausente ou inválida"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The key lacks the scope this route needs. */
+            403: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "Esta chave de API não tem permissão para este recurso"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Unknown id (or an id of another team, or not a UUID). */
+            404: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Registro financeiro não encontrado"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Plan limit (or the unauthenticated budget of this IP) exceeded; nothing was executed. */
+            429: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMIT_EXCEEDED",
+                     *         "message": "Limite de requisições excedido. Tente novamente em 42 s."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Unexpected failure; details only in the server log. */
+            500: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Erro interno do servidor"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Announced endpoint, not available yet. */
+            501: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_IMPLEMENTED",
+                     *         "message": "Este endpoint ainda não está disponível"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    updateFinancialRecord: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Record id (UUID). Any other value is simply unknown: 404. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "status": "paid",
+                 *       "payment_method": "pix"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {unknown} */
+                    type?: "revenue" | "expense" | "cost";
+                    /**
+                     * @description Must belong to the record's type (revenue, expense or cost list).
+                     * @enum {unknown}
+                     */
+                    category?: "venda-veiculo" | "comissao" | "financiamento" | "seguro" | "aluguel" | "pessoal" | "marketing" | "tecnologia" | "funilaria" | "mecanica" | "higienizacao" | "documentacao";
+                    description?: string;
+                    /** @example 65990.9 */
+                    amount?: number;
+                    /** Format: date */
+                    due_date?: string;
+                    /**
+                     * Format: date-time
+                     * @example 2026-12-01T14:00:00-03:00
+                     */
+                    paid_at?: string | null;
+                    /** @enum {unknown} */
+                    payment_method?: "pix" | "boleto" | "cartao" | "transferencia" | "financiamento" | "dinheiro" | "cheque" | null;
+                    deal_id?: string | null;
+                    client_id?: string | null;
+                    vehicle_id?: string | null;
+                    notes?: string | null;
+                    /** @enum {unknown} */
+                    status?: "pending" | "paid" | "cancelled";
+                };
+            };
+        };
+        responses: {
+            /** @description The record after the change. */
+            200: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** FinancialRecord */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            id: string;
+                            /** @enum {unknown} */
+                            type: "revenue" | "expense" | "cost";
+                            /** @enum {unknown} */
+                            category: "venda-veiculo" | "comissao" | "financiamento" | "seguro" | "aluguel" | "pessoal" | "marketing" | "tecnologia" | "funilaria" | "mecanica" | "higienizacao" | "documentacao";
+                            description: string;
+                            /** @example 1234.56 */
+                            amount: number;
+                            /** @enum {string} */
+                            currency: "BRL";
+                            /** Format: date */
+                            due_date: string;
+                            /** @enum {unknown} */
+                            status: "pending" | "paid" | "cancelled";
+                            /** @example 2026-11-22T14:03:27Z */
+                            paid_at: string | null;
+                            /** @enum {unknown} */
+                            payment_method: "pix" | "boleto" | "cartao" | "transferencia" | "financiamento" | "dinheiro" | "cheque" | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            deal_id: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            client_id: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            vehicle_id: string | null;
+                            notes: string | null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            created_at: string;
+                            /** @example 2026-11-22T14:03:27Z */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
+            400: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description API key missing, malformed, unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Chave de API ausente ou inválida"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The key lacks the scope this route needs. */
+            403: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "Esta chave de API não tem permissão para este recurso"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Unknown id (or an id of another team, or not a UUID). */
+            404: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Registro financeiro não encontrado"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Body over 1 MiB. */
+            413: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "PAYLOAD_TOO_LARGE",
+                     *         "message": "O corpo da requisição excede o limite de 1 MiB"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Body that is not application/json, or declared in a charset other than UTF-8. */
+            415: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Business rule failed. */
+            422: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "Registro financeiro cancelado não pode ser pago",
+                     *         "field": "status"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Plan limit (or the unauthenticated budget of this IP) exceeded; nothing was executed. */
+            429: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMIT_EXCEEDED",
+                     *         "message": "Limite de requisições excedido. Tente novamente em 42 s."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Unexpected failure; details only in the server log. */
+            500: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Erro interno do servidor"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Announced endpoint, not available yet. */
+            501: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_IMPLEMENTED",
+                     *         "message": "Este endpoint ainda não está disponível"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    cancelFinancialRecord: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Record id (UUID). Any other value is simply unknown: 404. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cancelled record. */
+            200: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** FinancialRecord */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            id: string;
+                            /** @enum {unknown} */
+                            type: "revenue" | "expense" | "cost";
+                            /** @enum {unknown} */
+                            category: "venda-veiculo" | "comissao" | "financiamento" | "seguro" | "aluguel" | "pessoal" | "marketing" | "tecnologia" | "funilaria" | "mecanica" | "higienizacao" | "documentacao";
+                            description: string;
+                            /** @example 1234.56 */
+                            amount: number;
+                            /** @enum {string} */
+                            currency: "BRL";
+                            /** Format: date */
+                            due_date: string;
+                            /** @enum {unknown} */
+                            status: "pending" | "paid" | "cancelled";
+                            /** @example 2026-11-22T14:03:27Z */
+                            paid_at: string | null;
+                            /** @enum {unknown} */
+                            payment_method: "pix" | "boleto" | "cartao" | "transferencia" | "financiamento" | "dinheiro" | "cheque" | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            deal_id: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            client_id: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            vehicle_id: string | null;
+                            notes: string | null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            created_at: string;
+                            /** @example 2026-11-22T14:03:27Z */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
+            400: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "JSON inválido"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description API key missing, malformed, unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Chave de API ausente ou inválida"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The key lacks the scope this route needs. */
+            403: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "Esta chave de API não tem permissão para este recurso"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Unknown id (or an id of another team, or not a UUID). */
+            404: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Registro financeiro não encontrado"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Body over 1 MiB. */
+            413: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "PAYLOAD_TOO_LARGE",
+                     *         "message": "O corpo da requisição excede o limite de 1 MiB"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Body that is not application/json, or declared in a charset other than UTF-8. */
+            415: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Plan limit (or the unauthenticated budget of this IP) exceeded; nothing was executed. */
+            429: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMIT_EXCEEDED",
+                     *         "message": "Limite de requisições excedido. Tente novamente em 42 s."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Unexpected failure; details only in the server log. */
+            500: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Erro interno do servidor"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Announced endpoint, not available yet. */
+            501: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_IMPLEMENTED",
+                     *         "message": "Este endpoint ainda não está disponível"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The team's webhooks. */
+            200: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            id: string;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            team_id: string;
+                            url: string;
+                            events: string[];
+                            /** @enum {unknown} */
+                            status: "enabled" | "disabled";
+                            disabled_reason: string | null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            disabled_at: string | null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            created_at: string;
+                            /** @example 2026-11-22T14:03:27Z */
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
+            400: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "JSON inválido"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description API key missing, malformed, unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Chave de API ausente ou inválida"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The key lacks the scope this route needs. */
+            403: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "Esta chave de API não tem permissão para este recurso"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Plan limit (or the unauthenticated budget of this IP) exceeded; nothing was executed. */
+            429: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMIT_EXCEEDED",
+                     *         "message": "Limite de requisições excedido. Tente novamente em 42 s."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Unexpected failure; details only in the server log. */
+            500: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Erro interno do servidor"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Announced endpoint, not available yet. */
+            501: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_IMPLEMENTED",
+                     *         "message": "Este endpoint ainda não está disponível"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://example.com/webhooks/autosales",
+                 *       "events": [
+                 *         "activity.overdue",
+                 *         "financial.overdue"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @example https://example.com/webhooks/autosales */
+                    url: string;
+                    /** @description Event types; empty or absent: every type. */
+                    events?: ("vehicle.created" | "vehicle.updated" | "vehicle.sold" | "vehicle.phase_changed" | "vehicle.price_changed" | "vehicle.removed" | "deal.created" | "deal.updated" | "deal.phase_changed" | "deal.won" | "deal.lost" | "client.created" | "client.updated" | "client.deactivated" | "activity.created" | "activity.completed" | "activity.due_soon" | "activity.overdue" | "financial.created" | "financial.paid" | "financial.overdue")[];
+                };
+            };
+        };
+        responses: {
+            /** @description The webhook with its signing secret (shown once). */
+            201: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** WebhookCreated */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            id: string;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            team_id: string;
+                            url: string;
+                            events: string[];
+                            /** @enum {unknown} */
+                            status: "enabled" | "disabled";
+                            disabled_reason: string | null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            disabled_at: string | null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            created_at: string;
+                            /** @example 2026-11-22T14:03:27Z */
+                            updated_at: string;
+                            /** @description The signing secret: shown on this answer only. Store it now. */
+                            secret: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
+            400: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "A URL do webhook deve usar https://"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description API key missing, malformed, unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Chave de API ausente ou inválida"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The key lacks the scope this route needs. */
+            403: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "Esta chave de API não tem permissão para este recurso"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Body over 1 MiB. */
+            413: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "PAYLOAD_TOO_LARGE",
+                     *         "message": "O corpo da requisição excede o limite de 1 MiB"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Body that is not application/json, or declared in a charset other than UTF-8. */
+            415: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Plan limit (or the unauthenticated budget of this IP) exceeded; nothing was executed. */
+            429: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMIT_EXCEEDED",
+                     *         "message": "Limite de requisições excedido. Tente novamente em 42 s."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Unexpected failure; details only in the server log. */
+            500: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Erro interno do servidor"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Announced endpoint, not available yet. */
+            501: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_IMPLEMENTED",
+                     *         "message": "Este endpoint ainda não está disponível"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Record id (UUID). Any other value is simply unknown: 404. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "status": "disabled"
+                 *     }
+                 */
+                "application/json": {
+                    /** @example https://example.com/webhooks/autosales */
+                    url?: string;
+                    /** @description Event types; empty or absent: every type. */
+                    events?: ("vehicle.created" | "vehicle.updated" | "vehicle.sold" | "vehicle.phase_changed" | "vehicle.price_changed" | "vehicle.removed" | "deal.created" | "deal.updated" | "deal.phase_changed" | "deal.won" | "deal.lost" | "client.created" | "client.updated" | "client.deactivated" | "activity.created" | "activity.completed" | "activity.due_soon" | "activity.overdue" | "financial.created" | "financial.paid" | "financial.overdue")[];
+                    /** @enum {unknown} */
+                    status?: "enabled" | "disabled";
+                };
+            };
+        };
+        responses: {
+            /** @description The webhook after the change. */
+            200: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** Webhook */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            id: string;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            team_id: string;
+                            url: string;
+                            events: string[];
+                            /** @enum {unknown} */
+                            status: "enabled" | "disabled";
+                            disabled_reason: string | null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            disabled_at: string | null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            created_at: string;
+                            /** @example 2026-11-22T14:03:27Z */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
+            400: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "Nenhum campo para atualizar"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description API key missing, malformed, unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Chave de API ausente ou inválida"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The key lacks the scope this route needs. */
+            403: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "Esta chave de API não tem permissão para este recurso"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Unknown id (or an id of another team, or not a UUID). */
+            404: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Webhook não encontrado"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Body over 1 MiB. */
+            413: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "PAYLOAD_TOO_LARGE",
+                     *         "message": "O corpo da requisição excede o limite de 1 MiB"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Body that is not application/json, or declared in a charset other than UTF-8. */
+            415: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Plan limit (or the unauthenticated budget of this IP) exceeded; nothing was executed. */
+            429: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMIT_EXCEEDED",
+                     *         "message": "Limite de requisições excedido. Tente novamente em 42 s."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Unexpected failure; details only in the server log. */
+            500: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Erro interno do servidor"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Announced endpoint, not available yet. */
+            501: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_IMPLEMENTED",
+                     *         "message": "Este endpoint ainda não está disponível"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Record id (UUID). Any other value is simply unknown: 404. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** Deleted */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            id: string;
+                            /** @enum {boolean} */
+                            deleted: true;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
+            400: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "JSON inválido"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description API key missing, malformed, unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Chave de API ausente ou inválida"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The key lacks the scope this route needs. */
+            403: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "Esta chave de API não tem permissão para este recurso"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Unknown id (or an id of another team, or not a UUID). */
+            404: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Webhook não encontrado"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Body over 1 MiB. */
+            413: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "PAYLOAD_TOO_LARGE",
+                     *         "message": "O corpo da requisição excede o limite de 1 MiB"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Body that is not application/json, or declared in a charset other than UTF-8. */
+            415: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Plan limit (or the unauthenticated budget of this IP) exceeded; nothing was executed. */
+            429: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMIT_EXCEEDED",
+                     *         "message": "Limite de requisições excedido. Tente novamente em 42 s."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Unexpected failure; details only in the server log. */
+            500: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Erro interno do servidor"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Announced endpoint, not available yet. */
+            501: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_IMPLEMENTED",
+                     *         "message": "Este endpoint ainda não está disponível"
                      *       }
                      *     }
                      */

@@ -62,3 +62,24 @@ export type WebhookEventType = Extract<keyof webhooks, string>;
 type EventOf<K extends keyof webhooks> = webhooks[K] extends { post: infer P } ? BodyOf<P> : never;
 /** A webhook delivery's JSON body, discriminated on `type` (parse it only after verifying the signature). */
 export type WebhookEvent = { [K in WebhookEventType]: EventOf<K> }[WebhookEventType];
+
+// Preview areas (the service answers 501 NOT_IMPLEMENTED unless the team's preview is on; see README)
+/** An activity (task, deadline, meeting, call, e-mail or note). */
+export type Activity = DataOf<operations['getActivity'], 200>;
+export type ActivityListParams = QueryOf<operations['listActivities']>;
+export type ActivityCreateBody = BodyOf<operations['createActivity']>;
+export type ActivityUpdateBody = BodyOf<operations['updateActivity']>;
+/** A financial record (revenue, expense or cost). */
+export type FinancialRecord = DataOf<operations['getFinancialRecord'], 200>;
+export type FinancialListParams = QueryOf<operations['listFinancialRecords']>;
+export type FinancialCreateBody = BodyOf<operations['createFinancialRecord']>;
+export type FinancialUpdateBody = BodyOf<operations['updateFinancialRecord']>;
+export type FinancialSummary = DataOf<operations['getFinancialSummary'], 200>;
+export type FinancialSummaryParams = QueryOf<operations['getFinancialSummary']>;
+/** A webhook configuration (never its secret). */
+export type WebhookConfig = ItemOf<operations['listWebhooks'], 200>;
+/** A created webhook: the configuration and its signing secret, shown this once. */
+export type WebhookCreated = DataOf<operations['createWebhook'], 201>;
+export type WebhookCreateBody = BodyOf<operations['createWebhook']>;
+export type WebhookUpdateBody = BodyOf<operations['updateWebhook']>;
+export type WebhookDeleted = DataOf<operations['deleteWebhook'], 200>;

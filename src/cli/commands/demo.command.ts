@@ -1,10 +1,29 @@
 import { Command } from 'commander';
-import { loadConfig } from '../../config.js';
+import { randomBytes } from 'node:crypto';
+import { loadConfig, panelBaseUrl } from '../../config.js';
+import type { CliContext } from '../context.js';
 import { withContext } from '../context.js';
 import { print } from '../output.js';
 
 /** The demo team's name: `demo` finds its team again by it (the oldest team with this name). */
 export const DEMO_TEAM_NAME = 'Auto Shopping Demo';
+/** The demo's panel owner: signs in at / with the password the command prints. */
+export const DEMO_OWNER_EMAIL = 'dono@loja-demo.com.br';
+
+/**
+ * The demo owner with a fresh random password (printed once): created on the first run, given a new
+ * password on later runs (its earlier sessions end), since a password is never shown twice.
+ */
+async function demoOwner(ctx: CliContext, teamId: string): Promise<{ email: string; password: string; created: boolean }> {
+  const password = `demo-${randomBytes(9).toString('base64url')}`;
+  const existing = await ctx.users.findByEmail(teamId, DEMO_OWNER_EMAIL);
+  if (existing) {
+    await ctx.users.setPassword(teamId, existing.id, password);
+    return { email: existing.email, password, created: false };
+  }
+  await ctx.users.create({ teamId, email: DEMO_OWNER_EMAIL, name: 'Dono da Loja Demo', role: 'owner', password });
+  return { email: DEMO_OWNER_EMAIL, password, created: true };
+}
 
 /**
  * A small, realistic store: the same services the API uses, so the demo data is valid by construction.
@@ -12,15 +31,133 @@ export const DEMO_TEAM_NAME = 'Auto Shopping Demo';
  */
 export function demoCommand(): Command {
   return new Command('demo')
-    .description('create a demo team with an API key, clients and deals, and print a ready-to-paste curl command (run again: the same team, a new key)')
+    .description(
+      'create a demo team with an API key, clients, deals and vehicles, and print a ready-to-paste curl command (run again: the same team, a new key)',
+    )
     .option('--json', 'print one JSON object')
     .action(async (opts: { json?: boolean }) => {
       const result = await withContext(async (ctx) => {
         const existing = await ctx.teams.findByName(DEMO_TEAM_NAME);
         const team = existing ?? (await ctx.teams.create({ name: DEMO_TEAM_NAME, plan: 'professional' }));
         const key = await ctx.keys.create({ teamId: team.id, name: 'demo' });
-        if (existing) return { team, key: key.key, key_id: key.id, reused: true, clients: 0, deals: 0 };
+        const owner = await demoOwner(ctx, team.id);
+        if (existing) return { team, key: key.key, key_id: key.id, reused: true, clients: 0, deals: 0, vehicles: 0, owner };
         const { clients, deals } = ctx;
+        // The stock: valid plates (old and Mercosul forms), RENAVAMs and chassis.
+        const cars = [
+          {
+            title: 'Chevrolet Onix LT 1.0 Turbo 2022',
+            brand: 'Chevrolet',
+            model: 'Onix',
+            version: 'LT 1.0 Turbo',
+            plate: 'BRA2E19',
+            renavam: '86769597308',
+            chassis: '9BGEA48A0NG123456',
+            manufacture_year: 2021,
+            model_year: 2022,
+            mileage: 38500,
+            color: 'Prata',
+            fuel: 'flex' as const,
+            transmission: 'automatico' as const,
+            body_type: 'hatch' as const,
+            doors: 4,
+            condition: 'seminovo' as const,
+            fipe_code: '004462-5',
+            price: 82900,
+            purchase_price: 71000,
+            phase: 'disponivel',
+            features: ['ar-condicionado', 'central multimídia', 'câmera de ré'],
+            store_id: 'loja-centro',
+          },
+          {
+            title: 'Hyundai HB20 Comfort 1.0 2020',
+            brand: 'Hyundai',
+            model: 'HB20',
+            version: 'Comfort 1.0',
+            plate: 'FJK-3481',
+            renavam: '35298206229',
+            manufacture_year: 2020,
+            model_year: 2020,
+            mileage: 61200,
+            color: 'Branco',
+            fuel: 'flex' as const,
+            transmission: 'manual' as const,
+            body_type: 'hatch' as const,
+            doors: 4,
+            condition: 'usado' as const,
+            price: 64900,
+            purchase_price: 55000,
+            phase: 'preparacao',
+            store_id: 'loja-centro',
+          },
+          {
+            title: 'Toyota Corolla XEi 2.0 2024',
+            brand: 'Toyota',
+            model: 'Corolla',
+            version: 'XEi 2.0',
+            plate: 'RTA1B23',
+            renavam: '01234567897',
+            chassis: '9BRBDWHE0R0654321',
+            manufacture_year: 2023,
+            model_year: 2024,
+            mileage: 12000,
+            color: 'Cinza',
+            fuel: 'flex' as const,
+            transmission: 'cvt' as const,
+            body_type: 'sedan' as const,
+            doors: 4,
+            condition: 'seminovo' as const,
+            price: 154900,
+            purchase_price: 139000,
+            phase: 'disponivel',
+            tags: ['destaque'],
+            store_id: 'loja-centro',
+          },
+          {
+            title: 'Jeep Compass Limited 1.3 Turbo 2022',
+            brand: 'Jeep',
+            model: 'Compass',
+            version: 'Limited 1.3 Turbo',
+            plate: 'QOX-7D52',
+            renavam: '54871236906',
+            manufacture_year: 2022,
+            model_year: 2022,
+            mileage: 45300,
+            color: 'Preto',
+            fuel: 'flex' as const,
+            transmission: 'automatico' as const,
+            body_type: 'suv' as const,
+            doors: 4,
+            condition: 'seminovo' as const,
+            price: 164500,
+            purchase_price: 148000,
+            phase: 'reservado',
+            store_id: 'loja-shopping',
+          },
+          {
+            title: 'Fiat Strada Freedom 1.3 Cabine Dupla 2025',
+            brand: 'Fiat',
+            model: 'Strada',
+            version: 'Freedom 1.3 CD',
+            renavam: '98123456704',
+            manufacture_year: 2025,
+            model_year: 2025,
+            mileage: 0,
+            color: 'Vermelho',
+            fuel: 'flex' as const,
+            transmission: 'manual' as const,
+            body_type: 'picape' as const,
+            doors: 4,
+            condition: 'novo' as const,
+            price: 119990,
+            phase: 'entrada',
+            tags: ['frota'],
+            store_id: 'loja-shopping',
+          },
+        ];
+        const stock = [];
+        for (const car of cars) stock.push(await ctx.vehicles.create(team.id, car));
+        const compass = stock[3]!;
         const joao = await clients.create(team.id, {
           type: 'PF',
           name: 'João da Silva',
@@ -53,30 +190,37 @@ export function demoCommand(): Command {
         });
         const samples = [
           { title: 'Honda Civic Touring 2023', value: 189900, phase: 'negociacao', client_id: joao.id, source: 'instagram', priority: 'alta' as const },
-          { title: 'Jeep Compass Limited 2022', value: 164500, phase: 'proposta', client_id: maria.id, source: 'indicacao' },
+          { title: 'Jeep Compass Limited 2022', value: 164500, phase: 'proposta', client_id: maria.id, source: 'indicacao', case_id: compass.id },
           { title: '5 × Fiat Strada para frota', value: 545000, phase: 'qualificado', client_id: frota.id, source: 'parceiro', tags: ['frota', 'pj'] },
           { title: 'Volkswagen T-Cross 2021', value: 112000, phase: 'lead', source: 'portal', priority: 'baixa' as const },
         ];
         for (const sample of samples) await deals.create(team.id, sample);
-        return { team, key: key.key, key_id: key.id, reused: false, clients: 3, deals: samples.length };
+        return { team, key: key.key, key_id: key.id, reused: false, clients: 3, deals: samples.length, vehicles: stock.length, owner };
       });
       const config = loadConfig();
       const base = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
       const curl = `curl -s ${base}/api/v1/deals -H "Authorization: Bearer ${result.key}"`;
-      print(!!opts.json, { team_id: result.team.id, key_id: result.key_id, key: result.key, curl, reused: result.reused }, () =>
+      const panelUrl = `${panelBaseUrl(config)}/`;
+      const panel = { url: panelUrl, email: result.owner.email, password: result.owner.password };
+      print(!!opts.json, { team_id: result.team.id, key_id: result.key_id, key: result.key, curl, reused: result.reused, panel }, () =>
         [
           `Demo team "${result.team.name}" (${result.team.id}), plan ${result.team.plan}`,
           ...(result.reused
             ? [
-                'The demo team already existed: reused it, its clients and deals left as they are.',
+                'The demo team already existed: reused it, its clients, deals and vehicles left as they are.',
                 `A new key was created; earlier demo keys still work (autosales keys list --team ${result.team.id}; revoke with autosales keys revoke KEY_ID).`,
               ]
-            : [`Created ${result.clients} clients and ${result.deals} deals.`]),
+            : [`Created ${result.clients} clients, ${result.deals} deals and ${result.vehicles} vehicles.`]),
           '',
           `API key (shown once): ${result.key}`,
           '',
           'With the server running (npm start), try:',
           `  ${curl}`,
+          '',
+          `Panel: open ${panelUrl} in a browser and sign in as the demo owner (shown once):`,
+          `  e-mail: ${result.owner.email}`,
+          `  senha:  ${result.owner.password}`,
+          ...(result.owner.created ? [] : ['  (a new password: the earlier one no longer works, and its sessions ended)']),
         ].join('\n'),
       );
     });

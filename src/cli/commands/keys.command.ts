@@ -16,7 +16,11 @@ export function keysCommand(): Command {
     .description('create an API key for a team')
     .requiredOption('--team <team_id>', 'team id')
     .option('--name <name>', 'a label for the key')
-    .option('--scopes <scopes>', 'comma-separated: deals:read,deals:write,clients:read,clients:write (default: all)', list)
+    .option(
+      '--scopes <scopes>',
+      'comma-separated: deals:read,deals:write,clients:read,clients:write; preview areas: financial:read,financial:write,activities:read,activities:write,webhooks:read,webhooks:write (default: the four deals and clients scopes)',
+      list,
+    )
     .option('--json', 'print one JSON object')
     .action(async (opts: { team: string; name?: string; scopes?: string[]; json?: boolean }) => {
       const key = await withContext((ctx) => ctx.keys.create({ teamId: opts.team, name: opts.name, scopes: opts.scopes }));

@@ -1,7 +1,7 @@
 import { Command, Option } from 'commander';
 import { BOARDS } from '../../domain/phases/phases.types.js';
 import { checkBoard, parsePhaseList } from '../../domain/phases/phases.service.js';
-import { PLANS } from '../../domain/teams/teams.types.js';
+import { PLANS, PREVIEW_AREAS } from '../../domain/teams/teams.types.js';
 import { withContext } from '../context.js';
 import { print, table } from '../output.js';
 
@@ -29,6 +29,49 @@ export function teamsCommand(): Command {
     .action(async (opts: { json?: boolean }) => {
       const list = await withContext((ctx) => ctx.teams.list());
       print(!!opts.json, list, () => table(list, ['id', 'name', 'plan', 'alert_email', 'created_at']));
+    });
+
+  const areas = (value: string) =>
+    value
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+
+  teams
+    .command('preview')
+    .description(`turn the preview of announced API areas on or off for one team (areas: ${PREVIEW_AREAS.join(', ')})`)
+    .requiredOption('--team <team_id>', 'team id')
+    .option('--enable <areas>', 'comma-separated areas to turn on', areas)
+    .option('--disable <areas>', 'comma-separated areas to turn off', areas)
+    .option('--json', 'print one JSON object')
+    .action(async (opts: { team: string; enable?: string[]; disable?: string[]; json?: boolean }) => {
+      if (!opts.enable?.length && !opts.disable?.length)
+        throw new Error('use --enable and/or --disable with a comma-separated list of areas: ' + PREVIEW_AREAS.join(', '));
+      const team = await withContext((ctx) => ctx.teams.setPreview(opts.team, { enable: opts.enable, disable: opts.disable }));
+      print(!!opts.json, { id: team.id, preview: team.preview }, () =>
+        [
+          `Team ${team.id}: preview ${team.preview.length ? team.preview.join(', ') : '(none)'}`,
+          team.preview.length ? '  Keys need the area scopes (e.g. financial:read,financial:write): autosales keys create --team ID --scopes …' : '',
+        ]
+          .filter(Boolean)
+          .join('\n'),
+      );
+    });
+
+  teams
+    .command('time-zone')
+    .description("set the team's time zone (IANA name; financial records become overdue at the end of their due date there)")
+    .requiredOption('--team <team_id>', 'team id')
+    .requiredOption('--zone <zone>', 'e.g. America/Sao_Paulo (the default), America/Manaus')
+    .option('--json', 'print one JSON object')
+    .action(async (opts: { team: string; zone: string; json?: boolean }) => {
+      const team = await withContext(async (ctx) => {
+        const found = await ctx.teams.find(opts.team);
+        if (!found) throw new Error('Time não encontrado');
+        await ctx.financial.setTeamTimeZone(found.id, opts.zone);
+        return (await ctx.teams.find(found.id))!;
+      });
+      print(!!opts.json, { id: team.id, time_zone: team.time_zone }, () => `Team ${team.id}: time zone ${team.time_zone}`);
     });
 
   teams

@@ -1,4 +1,4 @@
-/** Every event kind of the contract (activity and financial ones are announced for later). */
+/** Every event kind of the contract. */
 export const EVENT_TYPES = [
   'vehicle.created',
   'vehicle.updated',
@@ -31,12 +31,4 @@ export const API_VERSION = 'v1';
  * them (`x-emitted: false` and a sentence in the description); the change that starts emitting a
  * kind removes it from this list.
  */
-export const NOT_YET_EMITTED: ReadonlySet<EventType> = new Set<EventType>([
-  'activity.created',
-  'activity.completed',
-  'activity.due_soon',
-  'activity.overdue',
-  'financial.created',
-  'financial.paid',
-  'financial.overdue',
-]);
+export const NOT_YET_EMITTED: ReadonlySet<EventType> = new Set<EventType>([]);

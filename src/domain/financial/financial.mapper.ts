@@ -1,13 +1,13 @@
 import type { FinancialRow } from '../../storage/database.js';
 import { fromCents } from '../shared/money.js';
 import { toApiTimestamp, toApiTimestampOrNull } from '../shared/time.js';
-import type { FinancialView, PaymentMethod } from './financial.types.js';
+import type { FinancialCategory, FinancialView, PaymentMethod } from './financial.types.js';
 
 export function toFinancialView(row: FinancialRow): FinancialView {
   return {
     id: row.id,
     type: row.type,
-    category: row.category,
+    category: row.category as FinancialCategory,
     description: row.description,
     amount: fromCents(Number(row.amount_cents))!,
     currency: 'BRL',

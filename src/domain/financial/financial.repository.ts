@@ -144,9 +144,9 @@ export async function vehicleSums(db: DbExecutor, teamId: string, from: string, 
   return rows.map((r) => ({ vehicle_id: r.vehicle_id!, sale_cents: Number(r.sale_cents), cost_cents: Number(r.cost_cents) }));
 }
 
-/**
- * Purchase prices (cents) of the team's vehicles among `ids`. PENDING the vehicles table (migration
- * 0005, vehicles branch): until it is merged no price is known and margins are null.
- */
-export const vehiclePurchaseCents = (_db: DbExecutor, _teamId: string, _ids: string[]): Promise<Map<string, number | null>> =>
-  Promise.resolve(new Map<string, number | null>());
+/** Purchase prices (cents, null when not recorded) of the team's vehicles among `ids`. */
+export async function vehiclePurchaseCents(db: DbExecutor, teamId: string, ids: string[]): Promise<Map<string, number | null>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom('vehicles').select(['id', 'purchase_price_cents']).where('team_id', '=', teamId).where('id', 'in', ids).execute();
+  return new Map(rows.map((r) => [r.id, r.purchase_price_cents === null ? null : Number(r.purchase_price_cents)]));
+}

@@ -28,6 +28,7 @@ import {
   type FinancialListInput,
   type FinancialPayInput,
   type FinancialSummary,
+  type FinancialCategory,
   type FinancialType,
   type FinancialUpdateInput,
   type FinancialView,
@@ -227,7 +228,7 @@ export function createFinancialService(db: Db, { clock }: { clock: Clock }) {
         const patch: FinancialUpdate = {};
         const now = isoNow(clock);
         if (body.type !== undefined) next.type = patch.type = body.type;
-        if (body.category !== undefined) next.category = patch.category = body.category;
+        if (body.category !== undefined) next.category = patch.category = body.category as FinancialCategory;
         if (body.type !== undefined || body.category !== undefined) checkCategory(next.type, next.category);
         if (cents !== undefined) {
           next.amount = fromCents(cents)!;
@@ -293,7 +294,7 @@ export function createFinancialService(db: Db, { clock }: { clock: Clock }) {
       const groups = await repo.summaryGroups(k, teamId, from, to, now.toISOString());
       const totals = { revenue: 0, expense: 0, cost: 0 };
       const status = { pending: [0, 0], overdue: [0, 0], paid: [0, 0], cancelled: [0, 0] } as Record<string, [number, number]>;
-      const categories = new Map<string, { type: FinancialType; category: string; n: number; cents: number }>();
+      const categories = new Map<string, { type: FinancialType; category: FinancialCategory; n: number; cents: number }>();
       const months = new Map<string, { revenue: number; expense: number; cost: number }>();
       for (const g of groups) {
         const bucket = status[g.status === 'pending' && g.overdue ? 'overdue' : g.status]!;
@@ -302,7 +303,7 @@ export function createFinancialService(db: Db, { clock }: { clock: Clock }) {
         if (g.status === 'cancelled') continue;
         totals[g.type] += g.cents;
         const key = `${g.type}/${g.category}`;
-        const cat = categories.get(key) ?? { type: g.type, category: g.category, n: 0, cents: 0 };
+        const cat = categories.get(key) ?? { type: g.type, category: g.category as FinancialCategory, n: 0, cents: 0 };
         cat.n += g.n;
         cat.cents += g.cents;
         categories.set(key, cat);

@@ -64,7 +64,7 @@ export interface FinancialListInput extends ListInput {
 export interface FinancialView {
   id: string;
   type: FinancialType;
-  category: string;
+  category: FinancialCategory;
   description: string;
   amount: number;
   currency: 'BRL';
@@ -112,7 +112,7 @@ export interface FinancialSummary {
   totals: { revenue: number; expense: number; cost: number; net: number };
   /** `pending` counts only records not yet overdue; `overdue` the pending ones past the end of their due date. */
   by_status: { pending: MoneyCount; overdue: MoneyCount; paid: MoneyCount; cancelled: MoneyCount };
-  by_category: Array<{ type: FinancialType; category: string } & MoneyCount>;
+  by_category: Array<{ type: FinancialType; category: FinancialCategory } & MoneyCount>;
   by_month: Array<{ month: string; revenue: number; expense: number; cost: number; net: number }>;
   by_vehicle: Array<{ vehicle_id: string; sale_revenue: number; purchase_price: number | null; costs: number; margin: number | null }>;
 }

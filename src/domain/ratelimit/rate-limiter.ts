@@ -46,7 +46,7 @@ export interface RateLimiter {
  * A limiter in Redis (atomic increments shared by every process) insured by one in memory:
  * while Redis is unreachable the memory limiter answers, and Redis takes over again when it is back.
  */
-function makeLimiter(options: RateLimiterOptions, name: string, points: number, duration: number): RateLimiterAbstract {
+export function makeLimiter(options: RateLimiterOptions, name: string, points: number, duration: number): RateLimiterAbstract {
   const keyPrefix = `${options.keyPrefix ?? 'autosales:rl'}:${name}`;
   const memory = new RateLimiterMemory({ points, duration, keyPrefix });
   if (!options.redis) return memory;
@@ -59,7 +59,7 @@ function stateOf(name: string, quota: number, windowSeconds: number, res: RateLi
   return { name, quota, windowSeconds, remaining: Math.max(0, res.remainingPoints), resetSeconds: seconds(res.msBeforeNext) };
 }
 
-async function consumeOne(limiter: RateLimiterAbstract, key: string): Promise<{ res: RateLimiterRes; allowed: boolean }> {
+export async function consumeOne(limiter: RateLimiterAbstract, key: string): Promise<{ res: RateLimiterRes; allowed: boolean }> {
   try {
     return { res: await limiter.consume(key), allowed: true };
   } catch (rejection) {

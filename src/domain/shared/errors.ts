@@ -16,6 +16,9 @@ export type ErrorCode =
   | 'REQUEST_TIMEOUT'
   | 'HEADERS_TOO_LARGE';
 
+/** Codes only the panel's routes (/panel/api) send; the public API and its SDK never see them. */
+export type PanelErrorCode = 'CSRF_INVALID';
+
 /** Optional members of the error envelope, beside the contract's `code` and `message`. */
 export interface ErrorExtras {
   /** The one field (body path such as `address.city`, or query parameter) the error is about. */
@@ -28,7 +31,7 @@ export interface ErrorExtras {
 export class AppError extends Error {
   constructor(
     readonly statusCode: number,
-    readonly code: ErrorCode,
+    readonly code: ErrorCode | PanelErrorCode,
     message: string,
     readonly extras: ErrorExtras = {},
   ) {

@@ -13,7 +13,7 @@ const activeKeyByHash = compiledQuery('active_key_by_hash', (db: DbExecutor, key
   db
     .selectFrom('api_keys')
     .innerJoin('teams', 'teams.id', 'api_keys.team_id')
-    .select(['api_keys.id', 'api_keys.team_id', 'api_keys.scopes', 'teams.plan'])
+    .select(['api_keys.id', 'api_keys.team_id', 'api_keys.scopes', 'api_keys.last_used_at', 'teams.plan'])
     // The auth_epoch counter (migration 0008) read in the same snapshot as the key: a cached answer is good while it stays the same.
     .select(sql<number>`(select n from auth_epoch where id = 1)`.as('auth_epoch'))
     .where('api_keys.key_hash', '=', keyHash)
@@ -31,3 +31,14 @@ export async function revokeApiKey(db: DbExecutor, id: string, at: string): Prom
   await db.updateTable('api_keys').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).execute();
   return db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
 }
+
+/** Records a key's use; `staleBefore` keeps it to one write a minute per key whatever the traffic. */
+export const touchApiKey = (db: DbExecutor, id: string, at: string, staleBefore: string) =>
+  db
+    .updateTable('api_keys')
+    .set({ last_used_at: at })
+    .where('id', '=', id)
+    .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', staleBefore)]))
+    .execute();
+
+export const findApiKey = (db: DbExecutor, id: string) => db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();

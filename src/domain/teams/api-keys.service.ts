@@ -9,9 +9,11 @@ import * as repo from './api-keys.repository.js';
 import type { TeamsService } from './teams.service.js';
 import type { AuthChanges } from '../../storage/auth-changes.js';
 import { coalescedFreshRead, createAuthCache, type AuthLookup } from './auth-cache.js';
-import { SCOPES, type ApiKeyView, type AuthContext, type CreateApiKeyInput, type Scope } from './api-keys.types.js';
+import { DEFAULT_SCOPES, SCOPES, type ApiKeyView, type AuthContext, type CreateApiKeyInput, type Scope } from './api-keys.types.js';
 
 const KEY_PREFIX = 'ask_';
+/** `last_used_at` is kept to the minute: at most one write per key and minute, whatever the traffic. */
+const LAST_USED_RESOLUTION_MS = 60_000;
 /** Every key this service issues: the prefix and 32 random bytes in base64url. */
 const KEY_SHAPE = /^ask_[A-Za-z0-9_-]{43}$/;
 
@@ -30,11 +32,12 @@ function view(row: ApiKeyRow): ApiKeyView {
     scopes: row.scopes.split(' ') as Scope[],
     created_at: toApiTimestamp(row.created_at),
     revoked_at: toApiTimestampOrNull(row.revoked_at),
+    last_used_at: toApiTimestampOrNull(row.last_used_at),
   };
 }
 
 export function parseScopes(raw: string[] | undefined): Scope[] {
-  if (!raw || raw.length === 0) return [...SCOPES];
+  if (!raw || raw.length === 0) return [...DEFAULT_SCOPES];
   const unknown = raw.filter((s) => !(SCOPES as readonly string[]).includes(s));
   if (unknown.length) throw validationError(`Escopo inválido: ${unknown.join(', ')}. Use: ${SCOPES.join(', ')}`);
   return SCOPES.filter((s) => raw.includes(s));
@@ -55,7 +58,18 @@ export function createApiKeysService(
   const lookup = async (hash: string): Promise<AuthLookup | null> => {
     const row = await repo.findActiveKeyByHash(db, hash);
     if (!row) return null;
-    return { auth: { keyId: row.id, teamId: row.team_id, plan: row.plan, scopes: new Set(row.scopes.split(' ')) }, epoch: Number(row.auth_epoch) };
+    return {
+      auth: { keyId: row.id, teamId: row.team_id, plan: row.plan, scopes: new Set(row.scopes.split(' ')) },
+      epoch: Number(row.auth_epoch),
+      lastUsedMs: row.last_used_at === null ? null : new Date(row.last_used_at).getTime(),
+    };
+  };
+  /** Writes `last_used_at` when the one known is over a minute old; the time now recorded (or the old one). */
+  const touchIfStale = async (keyId: string, lastUsedMs: number | null): Promise<number | null> => {
+    const now = clock.now();
+    if (lastUsedMs !== null && lastUsedMs >= now.getTime() - LAST_USED_RESOLUTION_MS) return lastUsedMs;
+    await repo.touchApiKey(db, keyId, now.toISOString(), new Date(now.getTime() - LAST_USED_RESOLUTION_MS).toISOString());
+    return now.getTime();
   };
   return {
     /** Creates a key; the secret is in the result and nowhere else, ever. */
@@ -73,6 +87,7 @@ export function createApiKeysService(
         scopes: scopes.join(' '),
         created_at: isoNow(clock),
         revoked_at: null,
+        last_used_at: null,
       } satisfies ApiKeyRow;
       await repo.insertApiKey(db, row);
       return { ...view(row), key };
@@ -93,19 +108,30 @@ export function createApiKeysService(
       return view(row);
     },
 
+    /** The key, or null for an unknown or malformed id (the panel checks its team before acting on it). */
+    async find(keyId: string): Promise<ApiKeyView | null> {
+      const id = canonicalId(keyId);
+      const row = id ? await repo.findApiKey(db, id) : undefined;
+      return row ? view(row) : null;
+    },
+
     /** The caller behind a presented key, or null when the key is unknown or revoked. */
     async authenticate(key: string): Promise<AuthContext | null> {
       const hash = hashApiKey(key);
-      if (!cache || !authChanges) return (await lookup(hash))?.auth ?? null;
-      const hit = cache.get(hash);
-      if (hit) {
-        if (authChanges.exact) return hit.auth;
+      let found: AuthLookup | null | undefined = cache?.get(hash);
+      if (found && !authChanges?.exact) {
         const epoch = await freshEpoch().catch(() => null);
-        if (epoch === hit.epoch) return hit.auth;
-        // Something was revoked or changed since the entry was made (or the read failed): ask the database.
-        cache.clear();
+        if (epoch !== found.epoch) {
+          // Something was revoked or changed since the entry was made (or the read failed): ask the database.
+          cache?.clear();
+          found = undefined;
+        }
       }
-      return cache.load(hash, () => lookup(hash));
+      found ??= cache ? await cache.load(hash, () => lookup(hash)) : await lookup(hash);
+      if (!found) return null;
+      // A cached key still records its use to the minute (the entry remembers the last write).
+      found.lastUsedMs = await touchIfStale(found.auth.keyId, found.lastUsedMs);
+      return found.auth;
     },
   };
 }

@@ -8,6 +8,8 @@ export const AUTH_CACHE_MAX = 10_000;
 export interface AuthLookup {
   auth: AuthContext;
   epoch: number;
+  /** When the key's use was last written (`last_used_at`), in ms; kept up to date by the caller. */
+  lastUsedMs: number | null;
 }
 
 interface Entry extends AuthLookup {
@@ -57,21 +59,22 @@ export function createAuthCache(changes: AuthChanges, now: () => number = Date.n
     },
 
     /** Runs the database lookup and remembers a valid answer when nothing changed meanwhile. */
-    async load(hash: string, lookup: () => Promise<AuthLookup | null>): Promise<AuthContext | null> {
+    async load(hash: string, lookup: () => Promise<AuthLookup | null>): Promise<AuthLookup | null> {
       const before = changes.current();
       const clearedBefore = cleared;
       const found = await lookup();
-      if (!found || before === null) return found?.auth ?? null;
+      if (!found || before === null) return found;
       const after = changes.current();
-      if (after !== before || cleared !== clearedBefore) return found.auth;
+      if (after !== before || cleared !== clearedBefore) return found;
       if (seenToken !== before) {
         entries.clear();
         seenToken = before;
       }
       entries.delete(hash);
       if (entries.size >= AUTH_CACHE_MAX) entries.delete(entries.keys().next().value!);
-      entries.set(hash, { ...found, token: before, cleared, expiresAt: now() + changes.maxAgeMs });
-      return found.auth;
+      const entry: Entry = { ...found, token: before, cleared, expiresAt: now() + changes.maxAgeMs };
+      entries.set(hash, entry);
+      return entry;
     },
 
     /** Forgets everything (a revocation of this process's own, or a confirmation that found the epoch moved). */

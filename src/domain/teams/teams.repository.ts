@@ -1,6 +1,7 @@
 import type { DbExecutor } from '../../storage/executor.js';
 import type { Phase } from './teams.types.js';
-import type { NewTeamRow } from '../../storage/database.js';
+import type { Updateable } from 'kysely';
+import type { NewTeamRow, TeamTable } from '../../storage/database.js';
 import { DEFAULT_VEHICLE_PHASES } from '../phases/phases.types.js';
 
 /** A team with its deal pipeline and its vehicle board. */
@@ -52,4 +53,9 @@ export async function enablePreviews(db: DbExecutor, teamId: string, areas: stri
 export async function disablePreviews(db: DbExecutor, teamId: string, areas: string[]): Promise<void> {
   if (areas.length === 0) return;
   await db.deleteFrom('team_previews').where('team_id', '=', teamId).where('area', 'in', areas).execute();
+}
+
+export async function updateTeam(db: DbExecutor, id: string, patch: Updateable<TeamTable>) {
+  if (Object.keys(patch).length) await db.updateTable('teams').set(patch).where('id', '=', id).execute();
+  return findTeam(db, id);
 }

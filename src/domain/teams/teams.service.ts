@@ -5,7 +5,7 @@ import { isoNow, type Clock } from '../shared/clock.js';
 import { toApiTimestamp } from '../shared/time.js';
 import type { TeamRow } from '../../storage/database.js';
 import * as repo from './teams.repository.js';
-import { PLANS, PREVIEW_AREAS, type CreateTeamInput, type Phase, type Plan, type PreviewArea, type TeamView } from './teams.types.js';
+import { PLANS, PREVIEW_AREAS, type CreateTeamInput, type Phase, type Plan, type PreviewArea, type TeamView, type UpdateTeamInput } from './teams.types.js';
 import { DEFAULT_TIME_ZONE } from '../shared/time-zone.js';
 
 /** The contract's default pipeline with its suggested win probabilities. */
@@ -80,6 +80,25 @@ export function createTeamsService(db: DbExecutor, { clock }: { clock: Clock }) 
     /** Whether a preview area is on for a team (checked on every request to an announced path). */
     async previewEnabled(teamId: string, area: PreviewArea): Promise<boolean> {
       return (await repo.listPreviews(db, teamId)).includes(area);
+    },
+
+    /** Name and alert e-mail (the panel's Settings -> Team); the same checks as creation. */
+    async update(id: string, input: UpdateTeamInput): Promise<TeamView> {
+      const canonical = canonicalId(id);
+      const team = canonical ? await repo.findTeam(db, canonical) : undefined;
+      if (!team) throw notFound('Time não encontrado');
+      const patch: { name?: string; alert_email?: string | null } = {};
+      if (input.name !== undefined) {
+        const name = input.name.trim();
+        if (!name) throw validationError('O nome do time é obrigatório', 'name');
+        patch.name = name;
+      }
+      if (input.alertEmail !== undefined) {
+        const email = input.alertEmail?.trim() || null;
+        if (email && !EMAIL.test(email)) throw validationError('E-mail de alerta inválido', 'alert_email');
+        patch.alert_email = email;
+      }
+      return view((await repo.updateTeam(db, team.id, patch))!);
     },
 
     /** The team, or null for an unknown or malformed id. */

@@ -30,3 +30,8 @@ export interface CreateTeamInput {
   plan?: string;
   alertEmail?: string | null;
 }
+
+export interface UpdateTeamInput {
+  name?: string;
+  alertEmail?: string | null;
+}

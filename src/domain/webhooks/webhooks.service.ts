@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { notFound, validationError } from '../shared/errors.js';
+import { AppError, notFound, validationError } from '../shared/errors.js';
 import type { Db } from '../../storage/db.js';
 import type { DeliveryAttemptRow, WebhookRow } from '../../storage/database.js';
 import { EVENT_TYPES } from '../events/event-types.js';
@@ -10,7 +10,42 @@ import { toApiTimestamp, toApiTimestampOrNull } from '../shared/time.js';
 import type { TeamsService } from '../teams/teams.service.js';
 import { queueDelivery } from './deliveries.repository.js';
 import * as repo from './webhooks.repository.js';
-import type { AttemptView, CreateWebhookInput, WebhookStatus, WebhookView } from './webhooks.types.js';
+import type { AttemptView, CreateWebhookInput, DeliveryLogEntry, UpdateWebhookInput, WebhookHealth, WebhookStatus, WebhookView } from './webhooks.types.js';
+import { newEventId } from '../events/events.repository.js';
+import type { DealView } from '../deals/deals.types.js';
+
+/** How far back the success rate looks. */
+const HEALTH_WINDOW_MS = 30 * 86_400_000;
+
+/** The deal a test event carries: recognisable, and valid against the `deal.created` payload schema. */
+function sampleDeal(now: string): DealView {
+  const at = toApiTimestamp(now);
+  return {
+    id: '00000000-0000-4000-8000-000000000000',
+    title: 'Evento de teste do painel',
+    description: 'Enviado pelo botão "Enviar evento de teste"; não corresponde a um negócio real.',
+    value: 100000,
+    currency: 'BRL',
+    phase: 'lead',
+    priority: 'media',
+    probability: 10,
+    status: 'ativo',
+    expected_close_date: null,
+    source: null,
+    loss_reason: null,
+    tags: ['teste'],
+    is_starred: false,
+    store_id: null,
+    client_id: null,
+    client: null,
+    responsible_id: null,
+    case_id: null,
+    ai_summary: null,
+    ai_win_probability: null,
+    created_at: at,
+    updated_at: at,
+  };
+}
 
 /** 256 random bits; the prefix makes a leaked secret easy to recognise. */
 const newSecret = () => `whsec_${randomBytes(32).toString('base64url')}`;
@@ -27,6 +62,7 @@ export function toWebhookView(row: WebhookRow): WebhookView {
     disabled_at: toApiTimestampOrNull(row.disabled_at),
     created_at: toApiTimestamp(row.created_at),
     updated_at: toApiTimestamp(row.updated_at),
+    description: row.description,
   };
 }
 
@@ -54,6 +90,13 @@ export function checkWebhookUrl(raw: string): string {
   if (url.username || url.password) throw validationError('A URL do webhook não pode conter usuário ou senha');
   if (raw.length > 2048) throw validationError('A URL do webhook deve ter no máximo 2048 caracteres');
   return url.toString();
+}
+
+/** Free text for people (what the endpoint is for); at most 500 characters, blank means none. */
+export function checkDescription(raw: string | null | undefined): string | null {
+  const text = raw?.trim() ?? '';
+  if (text.length > 500) throw validationError('A descrição do webhook deve ter no máximo 500 caracteres', 'description');
+  return text || null;
 }
 
 export function checkEventTypes(types: string[]): string[] {
@@ -90,6 +133,7 @@ export function createWebhooksService(db: Db, { teams, clock }: { teams: Pick<Te
         last_success_at: null,
         created_at: now,
         updated_at: now,
+        description: checkDescription(input.description),
       };
       await repo.insertWebhook(k, { ...row, created_at: now, updated_at: now, disabled_at: null, last_success_at: null });
       return { ...toWebhookView(row), secret: row.secret };
@@ -103,6 +147,108 @@ export function createWebhooksService(db: Db, { teams, clock }: { teams: Pick<Te
 
     async get(rawId: string): Promise<WebhookView> {
       return toWebhookView(await load(rawId));
+    },
+
+    /** Changes URL, events or description; the secret and the delivery history stay. */
+    async update(rawId: string, input: UpdateWebhookInput): Promise<WebhookView> {
+      const row = await load(rawId);
+      const patch: { url?: string; events?: string; description?: string | null } = {};
+      if (input.url !== undefined) patch.url = checkWebhookUrl(input.url);
+      if (input.events !== undefined) patch.events = JSON.stringify(checkEventTypes(input.events));
+      if (input.description !== undefined) patch.description = checkDescription(input.description);
+      return toWebhookView((await repo.updateWebhook(k, row.id, { ...patch, updated_at: isoNow(clock) }))!);
+    },
+
+    /** Deletes a webhook with its pending deliveries and attempt log (the events themselves stay). */
+    async remove(rawId: string): Promise<WebhookView> {
+      const row = await load(rawId);
+      await repo.deleteWebhook(k, row.id);
+      return toWebhookView(row);
+    },
+
+    /** The signing secret, for an owner who needs it again (the panel; never listed or logged). */
+    async revealSecret(rawId: string): Promise<{ id: string; team_id: string; secret: string }> {
+      const row = await load(rawId);
+      return { id: row.id, team_id: row.team_id, secret: row.secret };
+    },
+
+    /**
+     * Queues a test event to this webhook only: a \`deal.created\` whose deal is a recognisable sample.
+     * It is an ordinary delivery (signed, retried, in the log), recorded as addressed to this webhook,
+     * so a resend to every webhook and another webhook's recovery never send it.
+     */
+    async sendTest(rawId: string): Promise<{ event_id: string; webhook_id: string }> {
+      const hook = await load(rawId);
+      if (hook.status !== 'enabled') throw new AppError(422, 'VALIDATION_ERROR', 'Ative o webhook para enviar um evento de teste');
+      const now = isoNow(clock);
+      const id = newEventId();
+      await k.transaction().execute(async (trx) => {
+        await repo.insertTestEvent(
+          trx,
+          { id, team_id: hook.team_id, type: 'deal.created', object: JSON.stringify(sampleDeal(now)), previous_attributes: null, created_at: now },
+          hook.id,
+        );
+        await queueDelivery(trx, hook.team_id, hook.id, id, now);
+      });
+      return { event_id: id, webhook_id: hook.id };
+    },
+
+    /** A page of the webhook's deliveries, newest first, each with its attempts in order. */
+    async deliveries(rawId: string, page: number, limit: number): Promise<{ data: DeliveryLogEntry[]; total: number }> {
+      const hook = await load(rawId);
+      const [rows, total] = await Promise.all([repo.listDeliveries(k, hook.id, limit, (page - 1) * limit), repo.countDeliveries(k, hook.id)]);
+      const attempts = await repo.attemptsOfDeliveries(
+        k,
+        rows.map((r) => r.id),
+      );
+      const data = rows.map((r) => ({
+        id: r.id,
+        event_id: r.event_id,
+        event_type: r.event_type,
+        status: r.status,
+        attempts_count: r.attempts,
+        next_attempt_at: r.status === 'pending' ? toApiTimestampOrNull(r.next_attempt_at) : null,
+        last_attempt_at: toApiTimestampOrNull(r.last_attempt_at),
+        completed_at: toApiTimestampOrNull(r.completed_at),
+        created_at: toApiTimestamp(r.created_at),
+        attempts: attempts
+          .filter((a) => a.delivery_id === r.id)
+          .map((a) => {
+            const { event_id: _e, event_type: _t, ...rest } = toAttemptView(a);
+            return rest;
+          }),
+      }));
+      return { data, total };
+    },
+
+    /** Sends one delivery of this webhook again (its event, to this webhook). */
+    async resendDelivery(rawWebhookId: string, rawDeliveryId: string): Promise<{ event_id: string; webhook_ids: string[] }> {
+      const hook = await load(rawWebhookId);
+      const id = canonicalId(rawDeliveryId);
+      const delivery = id ? await repo.findDelivery(k, id) : undefined;
+      if (!delivery || delivery.webhook_id !== hook.id) throw notFound('Entrega não encontrada');
+      return this.resend(delivery.event_id, hook.id);
+    },
+
+    /** Success rate (30 days) and latest attempt of each webhook of the team. */
+    async health(teamId: string): Promise<Map<string, WebhookHealth>> {
+      const hooks = await repo.listWebhooks(k, teamId);
+      const since = new Date(clock.now().getTime() - HEALTH_WINDOW_MS).toISOString();
+      const outcomes = await repo.deliveryOutcomes(k, teamId, since);
+      const result = new Map<string, WebhookHealth>();
+      for (const hook of hooks) {
+        const count = (status: string) => Number(outcomes.find((o) => o.webhook_id === hook.id && o.status === status)?.n ?? 0);
+        const ok = count('succeeded');
+        const finished = ok + count('failed');
+        const last = await repo.lastAttempt(k, hook.id);
+        result.set(hook.id, {
+          success_rate: finished === 0 ? null : Math.round((ok / finished) * 1000) / 1000,
+          last_delivery_at: last ? toApiTimestamp(last.attempted_at) : null,
+          last_delivery_status: last?.status_code ?? null,
+          last_delivery_ok: last ? last.status_code !== null && last.status_code >= 200 && last.status_code < 300 : null,
+        });
+      }
+      return result;
     },
 
     async setStatus(rawId: string, status: WebhookStatus): Promise<WebhookView> {
@@ -138,7 +284,11 @@ export function createWebhooksService(db: Db, { teams, clock }: { teams: Pick<Te
         if (hook.team_id !== event.team_id) throw notFound('Webhook não encontrado');
         targets = [hook];
       } else {
-        targets = (await repo.listWebhooks(k, event.team_id)).filter((h) => h.status === 'enabled' && subscribes(h.events, event.type));
+        // A test event goes only to the webhook it was sent to.
+        const only = (await repo.testEventTarget(k, event.id))?.webhook_id;
+        targets = (await repo.listWebhooks(k, event.team_id)).filter(
+          (h) => h.status === 'enabled' && subscribes(h.events, event.type) && (only === undefined || h.id === only),
+        );
       }
       await k.transaction().execute(async (trx) => {
         for (const hook of targets) await queueDelivery(trx, event.team_id, hook.id, event.id, isoNow(clock));
@@ -156,6 +306,41 @@ export function createWebhooksService(db: Db, { teams, clock }: { teams: Pick<Te
         for (const event of events) await queueDelivery(trx, hook.team_id, hook.id, event.id, isoNow(clock));
       });
       return { webhook_id: hook.id, queued: events.length, status: hook.status };
+    },
+
+    /** One of the team's webhooks (another team's is unknown: 404). */
+    async getForTeam(teamId: string, rawId: string): Promise<WebhookView> {
+      const row = await load(rawId);
+      if (row.team_id !== teamId) throw notFound('Webhook não encontrado');
+      return toWebhookView(row);
+    },
+
+    /** Changes the URL, the event selection and/or the status of one of the team's webhooks. */
+    async updateForTeam(teamId: string, rawId: string, input: { url?: string; events?: string[]; status?: WebhookStatus }): Promise<WebhookView> {
+      const row = await load(rawId);
+      if (row.team_id !== teamId) throw notFound('Webhook não encontrado');
+      if (input.url === undefined && input.events === undefined && input.status === undefined) throw validationError('Nenhum campo para atualizar');
+      const now = isoNow(clock);
+      const patch: Parameters<typeof repo.updateWebhook>[2] = { updated_at: now };
+      if (input.url !== undefined) patch.url = checkWebhookUrl(input.url);
+      if (input.events !== undefined) patch.events = JSON.stringify(checkEventTypes(input.events));
+      if (input.status !== undefined && input.status !== row.status) {
+        Object.assign(
+          patch,
+          input.status === 'enabled'
+            ? { status: 'enabled', disabled_reason: null, disabled_at: null }
+            : { status: 'disabled', disabled_reason: 'desativado manualmente', disabled_at: now },
+        );
+      }
+      return toWebhookView((await repo.updateWebhook(k, row.id, patch))!);
+    },
+
+    /** Deletes one of the team's webhooks with its pending deliveries and attempt log. */
+    async removeForTeam(teamId: string, rawId: string): Promise<{ id: string }> {
+      const row = await load(rawId);
+      if (row.team_id !== teamId) throw notFound('Webhook não encontrado');
+      await repo.deleteWebhook(k, row.id);
+      return { id: row.id };
     },
   };
 }

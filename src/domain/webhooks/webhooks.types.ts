@@ -12,6 +12,8 @@ export interface WebhookView {
   disabled_at: string | null;
   created_at: string;
   updated_at: string;
+  /** What the endpoint is for, as its owner wrote it (panel); null when none. */
+  description: string | null;
 }
 
 /** One line of a webhook's attempt log. */
@@ -32,4 +34,36 @@ export interface CreateWebhookInput {
   url: string;
   /** Event types; empty or absent: every type. */
   events?: string[];
+  description?: string | null;
+}
+
+export interface UpdateWebhookInput {
+  url?: string;
+  events?: string[];
+  description?: string | null;
+}
+
+/** One delivery of an event to a webhook, with every attempt (the panel's delivery log). */
+export interface DeliveryLogEntry {
+  id: string;
+  event_id: string;
+  event_type: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  attempts_count: number;
+  next_attempt_at: string | null;
+  last_attempt_at: string | null;
+  completed_at: string | null;
+  created_at: string;
+  attempts: Array<Omit<AttemptView, 'event_id' | 'event_type'>>;
+}
+
+/** How a webhook has been doing: what the panel's list shows beside its configuration. */
+export interface WebhookHealth {
+  /** Share of deliveries finished in the last 30 days that succeeded (0 to 1); null when none finished. */
+  success_rate: number | null;
+  last_delivery_at: string | null;
+  /** HTTP status of the latest attempt; null when it got no answer (timeout, refused) or there was none. */
+  last_delivery_status: number | null;
+  /** The latest attempt's outcome: ok (2xx), failed, or null when there was none. */
+  last_delivery_ok: boolean | null;
 }

@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { EVENT_TYPES, NOT_YET_EMITTED } from '../../domain/events/event-types.js';
 import { Client, Deal, Timestamp, VehicleEventObject } from '../schemas/responses.schema.js';
+import { Activity, FinancialRecord } from '../schemas/agenda.schema.js';
 
 const SIGNATURE_HEADERS = [
   { name: 'X-Service-Signature', description: 'Lowercase hex HMAC-SHA256 of `timestamp + "." + raw body` with the webhook secret.' },
@@ -16,7 +17,9 @@ function eventPayload(type: string) {
       ? Client
       : type.startsWith('vehicle.')
         ? VehicleEventObject
-        : { type: 'object', description: 'The subject record (activity or financial record: announced for later).' };
+        : type.startsWith('activity.')
+          ? Activity
+          : FinancialRecord;
   return {
     type: 'object',
     additionalProperties: false,
@@ -93,11 +96,18 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
         { name: 'Deals', description: 'Sales opportunities moving through the pipeline.' },
         { name: 'Clients', description: 'Individuals (PF) and companies (PJ).' },
         { name: 'Unavailable', description: 'Announced endpoints that answer 501 for now.' },
+        {
+          name: 'Preview',
+          description:
+            "The contract's announced endpoints (financial records, activities, webhooks): 501 NOT_IMPLEMENTED unless an operator turned the area's preview on for the key's team; then served with their own scopes (`x-preview` names the area and scope).",
+        },
         { name: 'Health', description: 'Where things are, liveness and readiness, without authentication.' },
       ],
       // Plain JSON Schema objects; the OpenAPI typings are narrower than what 3.1 allows here.
       webhooks: webhooks() as never,
     },
     hideUntagged: true,
+    // The panel's routes have a document of their own (/panel/api/openapi.json, src/http/panel/panel-openapi.ts).
+    transform: ({ schema, url }) => ({ schema: url.startsWith('/panel/') ? { ...schema, hide: true } : schema, url }),
   });
 }

@@ -6,6 +6,7 @@ import { idempotency } from './0003-idempotency.js';
 import { listPerformance } from './0004-list-performance.js';
 import { vehicles } from './0005-vehicles.js';
 import { activitiesFinancial } from './0006-activities-financial.js';
+import { usersSessions } from './0007-users-sessions.js';
 import { authEpoch } from './0008-auth-epoch.js';
 
 /** One ordered migration set; each migration may ask for the few dialect-specific column types. */
@@ -19,6 +20,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
         '0004-list-performance': listPerformance(dialect),
         '0005-vehicles': vehicles(dialect),
         '0006-activities-financial': activitiesFinancial(dialect),
+        '0007-users-sessions': usersSessions(dialect),
         '0008-auth-epoch': authEpoch(dialect),
       });
     },
