@@ -26,6 +26,7 @@ import { createMetrics, metricsSources, type Metrics } from './observability/met
 import { createSignInLimiter, type SignInLimiter } from './domain/ratelimit/sign-in-limiter.js';
 import { registerPanelOpenApi, PANEL_PREFIX } from './http/panel/panel-openapi.js';
 import { panelApi } from './http/panel/panel.plugin.js';
+import { registerPanelApp } from './http/panel-app.js';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -109,6 +110,7 @@ export async function buildApp({
     { prefix: '/api/v1' },
   );
   await app.register(panelApi({ ...services, signInLimiter }), { prefix: PANEL_PREFIX });
+  await registerPanelApp(app);
   guard.close(app);
   return app;
 }

@@ -100,11 +100,12 @@ export function nonUtf8Parameter(url: string): { name: string | null } | null {
  * Text the stores would change or refuse is refused up front, on both databases, for the query
  * string and the body (after JSON parsing, which already refused invalid UTF-8 and deep nesting;
  * see json-body.ts): 400 naming the parameter or field. Only on the API's routes (those behind a
- * key): the others (health, readiness, `/`, the docs) read no query string and store nothing.
+ * key) and the panel's (`config.panel`): the others (health, readiness, `/`, the docs) read no query
+ * string and store nothing.
  */
 export function registerInputGuard(app: FastifyInstance): void {
   app.addHook('preValidation', async (request) => {
-    if (!request.routeOptions.config.auth) return;
+    if (!request.routeOptions.config.auth && !request.routeOptions.config.panel) return;
     const nonUtf8 = nonUtf8Parameter(request.url);
     if (nonUtf8) {
       throw nonUtf8.name

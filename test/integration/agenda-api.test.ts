@@ -325,4 +325,79 @@ describe.each(DIALECTS)('preview API (%s)', (dialect) => {
       expect((await t.get('/webhooks')).body.data).toEqual([]);
     });
   });
+
+  describe('hostile input on the preview routes', () => {
+    const HOSTILE: unknown[] = [
+      null,
+      0,
+      -1,
+      1e308,
+      '',
+      ' ',
+      'x'.repeat(20_000),
+      'nul\u0000',
+      [],
+      {},
+      true,
+      ['a'],
+      { a: 1 },
+      '2026-02-30',
+      '9999-99-99T99:99:99Z',
+    ];
+    const BODIES: Array<[string, string, Record<string, unknown>]> = [
+      [
+        'POST',
+        '/activities',
+        {
+          type: 'task',
+          title: 'Alvo',
+          due_at: '2026-12-01T12:00:00Z',
+          priority: 'media',
+          description: 'd',
+          deal_id: null,
+          client_id: null,
+          vehicle_id: null,
+          responsible_id: 'r',
+        },
+      ],
+      [
+        'POST',
+        '/financial',
+        {
+          type: 'cost',
+          category: 'mecanica',
+          description: 'Alvo',
+          amount: 10,
+          due_date: '2026-12-01',
+          payment_method: 'pix',
+          notes: 'n',
+          paid_at: null,
+          status: 'pending',
+        },
+      ],
+      ['POST', '/webhooks', { url: 'https://example.com/hostil', events: [] }],
+    ];
+
+    it('every field × hostile values: never a 500, always the envelope (2xx, 400 or 422)', async () => {
+      const t = await previewTeam();
+      const activity = (await t.post('/activities', { type: 'note', title: 'PUT alvo' })).body.data.id;
+      const record = (await t.post('/financial', { type: 'cost', category: 'mecanica', description: 'PUT alvo', amount: 1, due_date: '2026-12-01' })).body.data
+        .id;
+      const cases: Array<[string, string, Record<string, unknown>]> = [
+        ...BODIES,
+        ['PUT', `/activities/${activity}`, BODIES[0]![2]],
+        ['PUT', `/financial/${record}`, BODIES[1]![2]],
+      ];
+      for (const [method, path, valid] of cases) {
+        for (const field of Object.keys(valid)) {
+          for (const value of HOSTILE) {
+            const res = await send(h, method as never, path, { authorization: bearer(t.key), body: { ...valid, [field]: value } });
+            const where = `${method} ${path} ${field}=${JSON.stringify(value)?.slice(0, 40)}: ${res.text.slice(0, 200)}`;
+            expect([200, 201, 400, 422], where).toContain(res.status);
+            if (res.status >= 400) expect(res.body?.success === false && typeof res.body.error?.message === 'string', where).toBe(true);
+          }
+        }
+      }
+    });
+  });
 });

@@ -295,6 +295,21 @@ describe.each(DIALECTS)('activities and financial services (%s)', (dialect) => {
       expect((await rows())[0]![1]).toBe('disarmed');
     });
 
+    it('paid_at alone pays a pending record (with its method); status cancelled is refused on create by the schema, by the service too', async () => {
+      const t = await h.team();
+      const r = await s.financial.create(t.teamId, { ...base, payment_method: 'boleto' });
+      const paid = await s.financial.update(t.teamId, r.id, { paid_at: '2026-11-20T15:00:00Z' });
+      expect(paid.record).toMatchObject({ status: 'paid', paid_at: '2026-11-20T15:00:00Z' });
+      expect(await failure(s.financial.create(t.teamId, { ...base, status: 'cancelled' }))).toMatchObject({ status: 400, field: 'status' });
+      // A paid record keeps its method; paid_at with another status is refused.
+      expect(await failure(s.financial.update(t.teamId, r.id, { payment_method: null }))).toMatchObject({ status: 400, field: 'payment_method' });
+      expect(await failure(s.financial.update(t.teamId, r.id, { status: 'pending', paid_at: '2026-11-20T15:00:00Z' }))).toMatchObject({
+        status: 400,
+        field: 'paid_at',
+        message: "Campo 'paid_at' só pode ser enviado para marcar como pago (status 'paid')",
+      });
+    });
+
     it("the team's time zone moves the overdue instant of its pending records", async () => {
       const t = await h.team();
       const r = await s.financial.create(t.teamId, base);

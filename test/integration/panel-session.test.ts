@@ -126,6 +126,17 @@ describe.each(DIALECTS)('panel sessions (%s)', (dialect) => {
     expectError(await browser.get('/session'), 401, 'UNAUTHORIZED', SESSION_GONE);
   });
 
+  it('expired sessions are deleted in bulk by purgeExpired (the server runs it hourly)', async () => {
+    const { user } = await signedIn(h);
+    const count = async () => (await h.testDb.db.kysely.selectFrom('sessions').select('id').where('user_id', '=', user.id).execute()).length;
+    expect(await count()).toBe(1);
+    await h.services.sessions.purgeExpired();
+    expect(await count()).toBe(1);
+    clock.advance(DEFAULT_SESSION_SETTINGS.idleMs + 1);
+    await h.services.sessions.purgeExpired();
+    expect(await count()).toBe(0);
+  });
+
   it('a password change ends the other sessions, keeps this one, and the new password works', async () => {
     const { browser, email } = await signedIn(h);
     const other = panelBrowser(h);

@@ -113,6 +113,24 @@ describe.each(DIALECTS)('panel settings (%s)', (dialect) => {
     expect(teamId).not.toBe(stranger.teamId);
   });
 
+  it('two owners demoting each other at the same time: one wins, the team keeps an owner', async () => {
+    const { user: a, teamId } = await signedIn(rig.h, 'owner');
+    const { user: b } = await rig.h.services.users.create({
+      teamId,
+      email: `b${Date.now()}@loja.example.com.br`,
+      name: 'B',
+      role: 'owner',
+      password: 'senha-forte-do-b',
+    });
+    const results = await Promise.allSettled([
+      rig.h.services.users.update(teamId, a.id, { role: 'manager' }),
+      rig.h.services.users.update(teamId, b.id, { role: 'manager' }),
+    ]);
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    const owners = (await rig.h.services.users.list(teamId)).filter((u) => u.role === 'owner' && u.active);
+    expect(owners).toHaveLength(1);
+  });
+
   it('API keys: created with a name and scopes (shown once), listed with last use, revoked; the key works on the API until then', async () => {
     const { browser, teamId } = await signedIn(rig.h, 'owner');
     const scopes = await browser.get('/scopes');
@@ -137,6 +155,20 @@ describe.each(DIALECTS)('panel settings (%s)', (dialect) => {
     const other = await signedIn(rig.h, 'owner');
     const foreign = await rig.h.services.keys.create({ teamId, name: 'da outra loja' });
     expectError(await other.browser.delete(`/keys/${foreign.id}`), 404, 'NOT_FOUND', 'Chave de API não encontrada');
+  });
+
+  it('text the databases would change is refused as on the API: a NUL or a lone surrogate in a body is 400 naming the field', async () => {
+    const { browser } = await signedIn(rig.h, 'owner');
+    expectError(
+      await browser.post('/users', { email: 'nul@loja.example.com.br', name: 'Nome\u0000com NUL', role: 'seller' }),
+      400,
+      'VALIDATION_ERROR',
+      "Campo 'name' contém o caractere nulo (\\u0000), que não é aceito",
+      { field: 'name' },
+    );
+    const lone = '{"name":"Loja \\ud800"}';
+    const res = await browser.request('PUT', '/team', JSON.parse(lone));
+    expectError(res, 400, 'VALIDATION_ERROR', undefined, { field: 'name' });
   });
 
   it('event types come grouped by area with Portuguese labels', async () => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../support/dialects.js';
 import { createHarness, type Caller, type Harness } from '../support/harness.js';
 import { ANNOUNCED_ENDPOINTS, AUTH_MESSAGES, UNKNOWN_ID, bearer, expectError, expectUnauthorized, send } from '../support/security.js';
+import { panelIndexHtml } from '../../src/http/panel-app.js';
 
 const ROUTE_NOT_FOUND = 'Rota não encontrada';
 const METHOD_NOT_ALLOWED = 'Método não permitido para esta rota';
@@ -138,14 +139,20 @@ for (const dialect of DIALECTS) {
         }
       });
 
-      it('HTML for browsers, with the same links and a strict CSP', async () => {
+      it('HTML for browsers: the panel when it is built (else a page with the same links), with a strict CSP', async () => {
         const res = await h.inject({ method: 'GET', url: '/', headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' } });
         expect(res.status).toBe(200);
         expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
         expect(String(res.headers.vary)).toMatch(/accept/i);
         expect(String(res.headers['content-security-policy'])).toMatch(/default-src 'none'/);
-        for (const href of ['/docs', '/api/v1/openapi.json', '/health', '/ready']) expect(res.text).toContain(`href="${href}"`);
-        expect(res.text).not.toMatch(/<script|https?:\/\//);
+        if (panelIndexHtml() !== null) {
+          expect(res.text).toContain('<div id="root"></div>');
+          expect(res.headers['cache-control']).toBe('no-cache');
+          expect(res.text).not.toMatch(/https?:\/\//);
+        } else {
+          for (const href of ['/docs', '/api/v1/openapi.json', '/health', '/ready']) expect(res.text).toContain(`href="${href}"`);
+          expect(res.text).not.toMatch(/<script|https?:\/\//);
+        }
       });
 
       it('other methods on / are 405', async () => {

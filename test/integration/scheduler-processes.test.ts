@@ -3,6 +3,7 @@ import { createServices } from '../../src/app/services.js';
 import { killAllChildren } from '../support/child.js';
 import { DIALECTS, openTestDb, type TestDb } from '../support/dialects.js';
 import { startWorker, type WorkerProcess } from '../support/processes.js';
+import { startServe } from '../support/cli.js';
 import { sleep, waitUntil } from '../support/wait.js';
 
 /**
@@ -63,5 +64,26 @@ describe.each(DIALECTS)('scheduler in two processes (%s)', (dialect) => {
     const subjects = new Set(rows.map((r) => `${r.type} ${(JSON.parse(r.object) as { id: string }).id}`));
     expect(subjects.size).toBe(ACTIVITIES + RECORDS);
     for (const w of workers) expect(w.output()).not.toMatch(/agendador: falha/);
+  });
+
+  it('serve runs the scheduler by default; SCHEDULER=off keeps it out', async () => {
+    const s = createServices(testDb.db);
+    const team = await s.teams.create({ name: `Serve ${dialect}` });
+    const past = new Date(Date.now() - 60_000).toISOString();
+    const off = await s.activities.create(team.id, { type: 'task', title: 'Desligado', due_at: past });
+    const overdueOf = async (id: string) =>
+      (
+        await testDb.db.kysely.selectFrom('events').select(['type', 'object']).where('team_id', '=', team.id).where('type', '=', 'activity.overdue').execute()
+      ).filter((e) => (JSON.parse(e.object) as { id: string }).id === id).length;
+    const quiet = await startServe(testDb.url, { env: { SCHEDULER: 'off', SCHEDULER_POLL_MS: '100' } });
+    workers.push(quiet);
+    // Several polls' worth: nothing fires (a check that something does NOT happen).
+    await sleep(600);
+    expect(await overdueOf(off.id)).toBe(0);
+    await quiet.stop('SIGTERM', 10_000);
+    workers = [];
+    const on = await startServe(testDb.url, { env: { SCHEDULER_POLL_MS: '100' } });
+    workers.push(on);
+    await waitUntil(async () => (await overdueOf(off.id)) === 1, 15_000, 'the overdue event from serve');
   });
 });

@@ -431,6 +431,28 @@ for (const dialect of DIALECTS) {
       });
     });
 
+    describe('range filters on a larger stock', () => {
+      it('a wide range (page read along the date index) and a narrow one (read from the range index) list the same way', async () => {
+        const t = await h.team();
+        const ids: string[] = [];
+        for (let i = 0; i < 130; i++) {
+          const v = await h.services.vehicles.create(t.teamId, { ...ONIX, manufacture_year: 2021, model_year: i % 10 === 0 ? 2021 : 2022, mileage: i });
+          ids.push(v.id);
+        }
+        const newestFirst = [...ids].reverse();
+        const wide = await t.get('/vehicles?min_year=2022&limit=100');
+        expect(wide.body.pagination.total).toBe(117);
+        expect(wide.body.data.map((v: { id: string }) => v.id)).toEqual(newestFirst.filter((_, j) => (129 - j) % 10 !== 0).slice(0, 100));
+        const narrow = await t.get('/vehicles?max_mileage=5');
+        expect(narrow.body.pagination.total).toBe(6);
+        expect(narrow.body.data.map((v: { id: string }) => v.id)).toEqual(ids.slice(0, 6).reverse());
+        const second = await t.get('/vehicles?min_year=2022&limit=100&page=2');
+        expect(second.body.data).toHaveLength(17);
+        const priced = await t.get('/vehicles?max_mileage=50&min_year=2022&sort=mileage&limit=3');
+        expect(priced.body.data.map((v: { mileage: number }) => v.mileage)).toEqual([1, 2, 3]);
+      });
+    });
+
     describe('events', () => {
       it('created, then updated with the specific kinds in order, then removed; data.object has exactly the eight fields', async () => {
         const t = await h.team();

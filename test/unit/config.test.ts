@@ -98,4 +98,10 @@ describe('loadConfig', () => {
   it('never echoes a database password in the error', () => {
     expect(configError({ DATABASE_URL: 'mysql://root:s3cr3t-pw@db/app' }).message).not.toContain('s3cr3t-pw');
   });
+  it('scheduler: on every 15 s by default; SCHEDULER=off; SCHEDULER_POLL_MS from 100 to 60000 (never more than a minute late)', () => {
+    expect(loadConfig({}).scheduler).toEqual({ enabled: true, pollMs: 15_000 });
+    expect(loadConfig({ SCHEDULER: 'off', SCHEDULER_POLL_MS: '60000' }).scheduler).toEqual({ enabled: false, pollMs: 60_000 });
+    expect(configError({ SCHEDULER_POLL_MS: '60001' }).message).toContain('SCHEDULER_POLL_MS must be an integer from 100 to 60000');
+    expect(configError({ SCHEDULER: 'maybe' }).message).toContain('SCHEDULER must be true/on or false/off');
+  });
 });

@@ -3,6 +3,7 @@ import { createBrowserRouter, Navigate } from 'react-router';
 import { ComingSoon } from './pages/ComingSoon';
 import { HomePage } from './pages/Home';
 import { NotFoundPage } from './pages/NotFound';
+import { RouteError } from './pages/RouteError';
 import { SetPasswordPage } from './pages/SetPassword';
 import { Shell } from './pages/Shell';
 import { SignInPage } from './pages/SignIn';
@@ -10,11 +11,12 @@ import { FullPageLoading } from './ui/FullPage';
 
 // Settings pages are loaded on demand: most visits never open them.
 export const router = createBrowserRouter([
-  { path: '/entrar', element: <SignInPage /> },
-  { path: '/definir-senha/:token', element: <SetPasswordPage /> },
+  { path: '/entrar', element: <SignInPage />, errorElement: <RouteError /> },
+  { path: '/definir-senha/:token', element: <SetPasswordPage />, errorElement: <RouteError /> },
   {
     path: '/',
     element: <Shell />,
+    errorElement: <RouteError />,
     hydrateFallbackElement: <FullPageLoading />,
     children: [
       { index: true, element: <HomePage /> },

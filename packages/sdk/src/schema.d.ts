@@ -234,7 +234,7 @@ export interface paths {
         get: operations["getDeal"];
         /**
          * Update a deal
-         * @description Any subset of the fields. Moves phases (probability follows the phase unless sent), marks won or lost, archives or reactivates.
+         * @description Any subset of the fields. Moves phases (probability follows the phase unless sent), marks won or lost, archives or reactivates. Making the deal `ganho` while its `case_id` is the id of one of the team's vehicles in stock marks that vehicle `vendido` in the same transaction.
          */
         put: operations["updateDeal"];
         post?: never;
@@ -17612,6 +17612,7 @@ export interface operations {
                             created_at: string;
                             /** @example 2026-11-22T14:03:27Z */
                             updated_at: string;
+                            description: string | null;
                         }[];
                     };
                 };
@@ -17967,6 +17968,7 @@ export interface operations {
                     url: string;
                     /** @description Event types; empty or absent: every type. */
                     events?: ("vehicle.created" | "vehicle.updated" | "vehicle.sold" | "vehicle.phase_changed" | "vehicle.price_changed" | "vehicle.removed" | "deal.created" | "deal.updated" | "deal.phase_changed" | "deal.won" | "deal.lost" | "client.created" | "client.updated" | "client.deactivated" | "activity.created" | "activity.completed" | "activity.due_soon" | "activity.overdue" | "financial.created" | "financial.paid" | "financial.overdue")[];
+                    description?: string | null;
                 };
             };
         };
@@ -18009,6 +18011,7 @@ export interface operations {
                             created_at: string;
                             /** @example 2026-11-22T14:03:27Z */
                             updated_at: string;
+                            description: string | null;
                             /** @description The signing secret: shown on this answer only. Store it now. */
                             secret: string;
                         };
@@ -18464,6 +18467,7 @@ export interface operations {
                     url?: string;
                     /** @description Event types; empty or absent: every type. */
                     events?: ("vehicle.created" | "vehicle.updated" | "vehicle.sold" | "vehicle.phase_changed" | "vehicle.price_changed" | "vehicle.removed" | "deal.created" | "deal.updated" | "deal.phase_changed" | "deal.won" | "deal.lost" | "client.created" | "client.updated" | "client.deactivated" | "activity.created" | "activity.completed" | "activity.due_soon" | "activity.overdue" | "financial.created" | "financial.paid" | "financial.overdue")[];
+                    description?: string | null;
                     /** @enum {unknown} */
                     status?: "enabled" | "disabled";
                 };
@@ -18508,6 +18512,7 @@ export interface operations {
                             created_at: string;
                             /** @example 2026-11-22T14:03:27Z */
                             updated_at: string;
+                            description: string | null;
                         };
                     };
                 };

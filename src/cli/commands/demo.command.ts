@@ -41,7 +41,7 @@ export function demoCommand(): Command {
         const team = existing ?? (await ctx.teams.create({ name: DEMO_TEAM_NAME, plan: 'professional' }));
         const key = await ctx.keys.create({ teamId: team.id, name: 'demo' });
         const owner = await demoOwner(ctx, team.id);
-        if (existing) return { team, key: key.key, key_id: key.id, reused: true, clients: 0, deals: 0, vehicles: 0, owner };
+        if (existing) return { team, key: key.key, key_id: key.id, reused: true, clients: 0, deals: 0, vehicles: 0, owner, activities: 0, records: 0 };
         const { clients, deals } = ctx;
         // The stock: valid plates (old and Mercosul forms), RENAVAMs and chassis.
         const cars = [
@@ -194,8 +194,10 @@ export function demoCommand(): Command {
           { title: '5 × Fiat Strada para frota', value: 545000, phase: 'qualificado', client_id: frota.id, source: 'parceiro', tags: ['frota', 'pj'] },
           { title: 'Volkswagen T-Cross 2021', value: 112000, phase: 'lead', source: 'portal', priority: 'baixa' as const },
         ];
-        for (const sample of samples) await deals.create(team.id, sample);
-        return { team, key: key.key, key_id: key.id, reused: false, clients: 3, deals: samples.length, vehicles: stock.length, owner };
+        const created = [];
+        for (const sample of samples) created.push(await deals.create(team.id, sample));
+        const agenda = await demoAgenda(ctx, team.id, { clientId: joao.id, dealId: created[0]!.id, vehicleId: stock[0]!.id });
+        return { team, key: key.key, key_id: key.id, reused: false, clients: 3, deals: samples.length, vehicles: stock.length, owner, ...agenda };
       });
       const config = loadConfig();
       const base = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
@@ -210,7 +212,10 @@ export function demoCommand(): Command {
                 'The demo team already existed: reused it, its clients, deals and vehicles left as they are.',
                 `A new key was created; earlier demo keys still work (autosales keys list --team ${result.team.id}; revoke with autosales keys revoke KEY_ID).`,
               ]
-            : [`Created ${result.clients} clients, ${result.deals} deals and ${result.vehicles} vehicles.`]),
+            : [
+                `Created ${result.clients} clients, ${result.deals} deals and ${result.vehicles} vehicles.`,
+                `Also ${result.activities} activities and ${result.records} financial records (API preview: autosales teams preview --team ${result.team.id} --enable financial,activities).`,
+              ]),
           '',
           `API key (shown once): ${result.key}`,
           '',
@@ -224,4 +229,45 @@ export function demoCommand(): Command {
         ].join('\n'),
       );
     });
+}
+
+/** The demo store's agenda and cash book (issue 12), relative to today so due times stay meaningful. */
+async function demoAgenda(
+  ctx: CliContext,
+  teamId: string,
+  links: { clientId: string; dealId: string; vehicleId: string },
+): Promise<{ activities: number; records: number }> {
+  const now = ctx.clock.now().getTime();
+  const day = (offset: number) => new Date(now + offset * 86_400_000).toISOString().slice(0, 10);
+  const at = (hours: number) => new Date(now + hours * 3_600_000).toISOString();
+  const activities = [
+    {
+      type: 'call' as const,
+      title: 'Ligar para João sobre o financiamento do Civic',
+      due_at: at(20),
+      client_id: links.clientId,
+      deal_id: links.dealId,
+      priority: 'alta' as const,
+    },
+    { type: 'meeting' as const, title: 'Test drive do Compass com Maria', due_at: at(72) },
+    { type: 'note' as const, title: 'Frota Rápida prefere contato por e-mail' },
+  ];
+  for (const a of activities) await ctx.activities.create(teamId, a);
+  const records = [
+    { type: 'revenue' as const, category: 'comissao', description: 'Comissão de financiamento (banco parceiro)', amount: 3250.5, due_date: day(10) },
+    { type: 'expense' as const, category: 'aluguel', description: 'Aluguel do salão', amount: 18500, due_date: day(5) },
+    {
+      type: 'expense' as const,
+      category: 'marketing',
+      description: 'Anúncios em portais',
+      amount: 2990.9,
+      due_date: day(-3),
+      status: 'paid' as const,
+      payment_method: 'cartao' as const,
+    },
+    { type: 'cost' as const, category: 'higienizacao', description: 'Higienização do Onix', amount: 450, due_date: day(2), vehicle_id: links.vehicleId },
+    { type: 'revenue' as const, category: 'venda-veiculo', description: 'Venda do Onix LT', amount: 82900, due_date: day(15), vehicle_id: links.vehicleId },
+  ];
+  for (const r of records) await ctx.financial.create(teamId, r);
+  return { activities: activities.length, records: records.length };
 }

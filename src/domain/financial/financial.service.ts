@@ -41,6 +41,7 @@ export const financialMessages = {
   paymentMethodRequired: "Campo 'payment_method' é obrigatório para marcar como pago",
   paidAtInvalid: "Campo 'paid_at' deve ser uma data e hora ISO 8601 com fuso (ex.: 2026-12-01T14:00:00Z)",
   createCancelled: "Um registro novo não pode nascer cancelado: 'status' aceita pending ou paid",
+  paidAtOnlyPaid: "Campo 'paid_at' só pode ser enviado para marcar como pago (status 'paid')",
   cancelledCannotPay: 'Registro financeiro cancelado não pode ser pago',
   timeZoneInvalid: (zone: string) => `Fuso horário desconhecido: '${zone}' (use um nome IANA, ex.: America/Sao_Paulo)`,
   periodOrder: "Parâmetro 'from' deve ser anterior ou igual a 'to'",
@@ -247,8 +248,10 @@ export function createFinancialService(db: Db, { clock }: { clock: Clock }) {
           (patch as Record<string, unknown>)[field] = id;
         }
         const to = body.status ?? (body.paid_at != null && current.status === 'pending' ? 'paid' : current.status);
-        if (body.paid_at != null && to !== 'paid') throw validationError(financialMessages.paidAtInvalid, 'paid_at');
+        if (body.paid_at != null && to !== 'paid') throw validationError(financialMessages.paidAtOnlyPaid, 'paid_at');
         moveStatus(current, next, patch, to, body.paid_at, now);
+        // A paid record keeps a payment method.
+        if (next.status === 'paid' && !next.payment_method) throw validationError(financialMessages.paymentMethodRequired, 'payment_method');
         return apply(trx, teamId, current, next, patch, now);
       });
       return { ...change, sent };

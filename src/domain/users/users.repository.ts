@@ -1,5 +1,5 @@
 import type { Insertable, Updateable } from 'kysely';
-import type { DbExecutor } from '../../storage/executor.js';
+import type { DbExecutor, Trx } from '../../storage/executor.js';
 import type { PasswordLinkTable, UserTable } from '../../storage/database.js';
 
 export const insertUser = (db: DbExecutor, row: Insertable<UserTable>) => db.insertInto('users').values(row).execute();
@@ -43,3 +43,6 @@ export async function usePasswordLink(db: DbExecutor, id: string, at: string): P
 /** Earlier unused links of the user stop working when a new one is issued or a password is set. */
 export const expireUnusedLinks = (db: DbExecutor, userId: string, at: string) =>
   db.updateTable('password_links').set({ used_at: at }).where('user_id', '=', userId).where('used_at', 'is', null).execute();
+
+/** PostgreSQL: serialises changes to a team's people (the last-owner rule reads, then writes). */
+export const lockTeamForUsers = (trx: Trx, teamId: string) => trx.selectFrom('teams').select('id').where('id', '=', teamId).forUpdate().executeTakeFirst();

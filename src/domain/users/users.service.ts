@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { DbExecutor } from '../../storage/executor.js';
 import type { UserRow } from '../../storage/database.js';
+import type { DialectName } from '../../storage/dialect.js';
 import { uniqueViolationIndex } from '../../storage/unique-violation.js';
 import { AppError, duplicateEntry, notFound, validationError } from '../shared/errors.js';
 import { canonicalId, newId } from '../shared/ids.js';
@@ -75,14 +76,15 @@ export function createUsersService(
     teams,
     sessions,
     clock,
+    dialect = 'sqlite',
     hashing = DEFAULT_PASSWORD_HASHING,
-  }: { teams: Pick<TeamsService, 'find'>; sessions: Pick<SessionsService, 'endAllOf'>; clock: Clock; hashing?: PasswordHashing },
+  }: { teams: Pick<TeamsService, 'find'>; sessions: Pick<SessionsService, 'endAllOf'>; clock: Clock; dialect?: DialectName; hashing?: PasswordHashing },
 ) {
   let decoy: Promise<string> | null = null;
 
-  async function load(teamId: string, rawId: string): Promise<UserRow> {
+  async function load(teamId: string, rawId: string, executor: DbExecutor = db): Promise<UserRow> {
     const id = canonicalId(rawId);
-    const row = id ? await repo.findUser(db, id) : undefined;
+    const row = id ? await repo.findUser(executor, id) : undefined;
     if (!row || row.team_id !== teamId) throw notFound(userMessages.userNotFound);
     return row;
   }
@@ -178,21 +180,26 @@ export function createUsersService(
 
     /** Name, role, active. A deactivated user's sessions end at once; the team always keeps an active owner. */
     async update(teamId: string, rawId: string, input: UpdateUserInput): Promise<UserView> {
-      const row = await load(teamId, rawId);
-      const patch: { name?: string; role?: Role; deactivated_at?: string | null } = {};
+      const patch: { name?: string; role?: Role } = {};
       if (input.name !== undefined) {
         const name = input.name.trim();
         if (!name) throw validationError(userMessages.nameRequired, 'name');
         patch.name = name.slice(0, 200);
       }
       if (input.role !== undefined) patch.role = checkRole(input.role);
-      if (input.active !== undefined)
-        patch.deactivated_at = input.active ? null : row.deactivated_at === null ? isoNow(clock) : new Date(row.deactivated_at).toISOString();
-      const staysOwner = (patch.role ?? row.role) === 'owner' && (patch.deactivated_at === undefined ? row.deactivated_at : patch.deactivated_at) === null;
-      if (row.role === 'owner' && row.deactivated_at === null && !staysOwner && (await repo.countOtherActiveOwners(db, row.team_id, row.id)) === 0) {
-        throw new AppError(422, 'VALIDATION_ERROR', userMessages.lastOwner);
-      }
-      const updated = (await repo.updateUser(db, row.id, { ...patch, updated_at: isoNow(clock) }))!;
+      const updated = await db.transaction().execute(async (trx) => {
+        // Two owners demoting each other at once must not leave the team without one (PostgreSQL; SQLite serialises writes).
+        if (dialect === 'postgres') await repo.lockTeamForUsers(trx, teamId);
+        const row = await load(teamId, rawId, trx);
+        const wasDeactivatedAt = row.deactivated_at === null ? null : new Date(row.deactivated_at).toISOString();
+        const deactivatedAt = input.active === undefined ? wasDeactivatedAt : input.active ? null : (wasDeactivatedAt ?? isoNow(clock));
+        const staysOwner = (patch.role ?? row.role) === 'owner' && deactivatedAt === null;
+        if (row.role === 'owner' && row.deactivated_at === null && !staysOwner && (await repo.countOtherActiveOwners(trx, row.team_id, row.id)) === 0) {
+          throw new AppError(422, 'VALIDATION_ERROR', userMessages.lastOwner);
+        }
+        const changes = input.active === undefined ? patch : { ...patch, deactivated_at: deactivatedAt };
+        return (await repo.updateUser(trx, row.id, { ...changes, updated_at: isoNow(clock) }))!;
+      });
       if (updated.deactivated_at !== null) await sessions.endAllOf(updated.id);
       return toUserView(updated);
     },

@@ -4,7 +4,7 @@ import type { Database, NewVehicleRow, VehicleRow, VehicleUpdate } from '../../s
 import type { DialectName } from '../../storage/dialect.js';
 import type { DbExecutor, Trx } from '../../storage/executor.js';
 import type { Page, Sort } from '../shared/list-query.js';
-import { countByStatus, onlyStatusFilter, pageAndTotal, sortOrder, teamColumn } from '../shared/list-sql.js';
+import { countByStatus, onlyStatusFilter, pageAndTotal, searchHitsDrivePage, sortOrder, teamColumn } from '../shared/list-sql.js';
 import { searchCondition } from '../shared/search-sql.js';
 import { sqliteIndexServes } from '../shared/text-search.js';
 import type { VehicleSortField } from './vehicles.types.js';
@@ -45,7 +45,30 @@ export const updateVehicle = (db: DbExecutor, teamId: string, id: string, patch:
 
 type VehiclesQuery<O> = SelectQueryBuilder<Database, 'vehicles', O>;
 
-function applyFilters<O>(query: VehiclesQuery<O>, dialect: DialectName, teamId: string, f: VehicleFilters, fromSearchIndex = false) {
+/** The range-filtered columns and the sort that their index serves. */
+const RANGE_COLUMNS = { price_cents: 'price', model_year: 'model_year', mileage: 'mileage' } as const satisfies Record<string, VehicleSortField>;
+
+/**
+ * A range-filtered column. `rangeIndex` false (SQLite): a unary `+` keeps the planner off the
+ * column's index, so a page is read by walking the sort's index and checking the range on the way
+ * (a page of a wide range is found after a few rows), instead of reading the whole range and sorting
+ * it. The column of the sort itself keeps its index (it serves both).
+ */
+function rangeColumn(column: keyof typeof RANGE_COLUMNS, sortField: VehicleSortField | null, rangeIndex: boolean) {
+  const ref = sql.ref(`vehicles.${column}`);
+  return rangeIndex || RANGE_COLUMNS[column] === sortField ? ref : sql`+${ref}`;
+}
+
+function applyFilters<O>(
+  query: VehiclesQuery<O>,
+  dialect: DialectName,
+  teamId: string,
+  f: VehicleFilters,
+  fromSearchIndex = false,
+  sortField: VehicleSortField | null = null,
+  rangeIndex = true,
+) {
+  const range = (column: keyof typeof RANGE_COLUMNS) => rangeColumn(column, sortField, rangeIndex);
   let q = query.where(teamColumn('vehicles', fromSearchIndex), '=', teamId);
   // Archived vehicles are soft-deleted: listed only when asked for by status.
   q = f.status ? q.where('vehicles.status', '=', f.status as never) : q.where('vehicles.status', '!=', 'arquivado');
@@ -56,11 +79,11 @@ function applyFilters<O>(query: VehiclesQuery<O>, dialect: DialectName, teamId: 
   if (f.fuel !== undefined) q = q.where('vehicles.fuel', '=', f.fuel);
   if (f.transmission !== undefined) q = q.where('vehicles.transmission', '=', f.transmission);
   if (f.store_id !== undefined) q = q.where('vehicles.store_id', '=', f.store_id);
-  if (f.minCents !== undefined) q = q.where('vehicles.price_cents', '>=', f.minCents);
-  if (f.maxCents !== undefined) q = q.where('vehicles.price_cents', '<=', f.maxCents);
-  if (f.minYear !== undefined) q = q.where('vehicles.model_year', '>=', f.minYear);
-  if (f.maxYear !== undefined) q = q.where('vehicles.model_year', '<=', f.maxYear);
-  if (f.maxMileage !== undefined) q = q.where('vehicles.mileage', '<=', f.maxMileage);
+  if (f.minCents !== undefined) q = q.where(range('price_cents'), '>=', f.minCents);
+  if (f.maxCents !== undefined) q = q.where(range('price_cents'), '<=', f.maxCents);
+  if (f.minYear !== undefined) q = q.where(range('model_year'), '>=', f.minYear);
+  if (f.maxYear !== undefined) q = q.where(range('model_year'), '<=', f.maxYear);
+  if (f.maxMileage !== undefined) q = q.where(range('mileage'), '<=', f.maxMileage);
   if (f.search !== undefined) q = q.where(searchCondition(dialect, 'vehicles', [f.search]));
   return q;
 }
@@ -82,10 +105,10 @@ const NULLABLE_SORTS: ReadonlySet<VehicleSortField> = new Set(['price', 'model_y
 
 export async function listVehicles(db: DbExecutor, dialect: DialectName, teamId: string, filters: VehicleFilters, sort: Sort<VehicleSortField>, page: Page) {
   const order = sortOrder(dialect, sort, NULLABLE_SORTS.has(sort.field));
-  const pageRows = (fromSearchIndex: boolean): Promise<VehicleRow[]> => {
+  const pageRows = (fromSearchIndex: boolean, rangeIndex = true): Promise<VehicleRow[]> => {
     const all = db.selectFrom('vehicles').selectAll('vehicles');
     if (page.offset < DEEP_PAGE_OFFSET) {
-      return applyFilters(all, dialect, teamId, filters, fromSearchIndex)
+      return applyFilters(all, dialect, teamId, filters, fromSearchIndex, sort.field, rangeIndex)
         .orderBy(SORT_COLUMNS[sort.field], order)
         .orderBy('vehicles.id', sort.direction)
         .limit(page.limit)
@@ -93,7 +116,7 @@ export async function listVehicles(db: DbExecutor, dialect: DialectName, teamId:
         .execute();
     }
     // A deep page: its ids first (an index-only walk past the offset for the default list), then their rows.
-    const pageIds = applyFilters(db.selectFrom('vehicles').select('vehicles.id'), dialect, teamId, filters, fromSearchIndex)
+    const pageIds = applyFilters(db.selectFrom('vehicles').select('vehicles.id'), dialect, teamId, filters, fromSearchIndex, sort.field, rangeIndex)
       .orderBy(SORT_COLUMNS[sort.field], order)
       .orderBy('vehicles.id', sort.direction)
       .limit(page.limit)
@@ -113,5 +136,13 @@ export async function listVehicles(db: DbExecutor, dialect: DialectName, teamId:
           .executeTakeFirstOrThrow()
           .then((r) => Number(r.total));
   const searchDrives = dialect === 'sqlite' && filters.search !== undefined && sqliteIndexServes([filters.search]);
+  const ranged = [filters.minCents, filters.maxCents, filters.minYear, filters.maxYear, filters.maxMileage].some((v) => v !== undefined);
+  if (dialect === 'sqlite' && ranged && !searchDrives) {
+    // SQLite has no statistics to weigh a range against the sort: the exact total (from the range's
+    // index alone) decides. Few matches for the page wanted: read them from the range's index and sort
+    // them; many: walk the sort's index and stop once the page is full (the search rule, list-sql.ts).
+    const count = await total(false);
+    return { rows: count === 0 || page.offset >= count ? [] : await pageRows(false, searchHitsDrivePage(count, page)), total: count };
+  }
   return pageAndTotal(searchDrives, page, pageRows, total);
 }

@@ -10,7 +10,7 @@ import { toApiTimestamp, toApiTimestampOrNull } from '../shared/time.js';
 import type { TeamsService } from '../teams/teams.service.js';
 import { queueDelivery } from './deliveries.repository.js';
 import * as repo from './webhooks.repository.js';
-import type { AttemptView, CreateWebhookInput, DeliveryLogEntry, UpdateWebhookInput, WebhookHealth, WebhookStatus, WebhookView } from './webhooks.types.js';
+import type { AttemptView, CreateWebhookInput, DeliveryLogEntry, WebhookHealth, WebhookStatus, WebhookView } from './webhooks.types.js';
 import { newEventId } from '../events/events.repository.js';
 import type { DealView } from '../deals/deals.types.js';
 
@@ -62,7 +62,6 @@ export function toWebhookView(row: WebhookRow): WebhookView {
     disabled_at: toApiTimestampOrNull(row.disabled_at),
     created_at: toApiTimestamp(row.created_at),
     updated_at: toApiTimestamp(row.updated_at),
-    description: row.description,
   };
 }
 
@@ -149,23 +148,6 @@ export function createWebhooksService(db: Db, { teams, clock }: { teams: Pick<Te
       return toWebhookView(await load(rawId));
     },
 
-    /** Changes URL, events or description; the secret and the delivery history stay. */
-    async update(rawId: string, input: UpdateWebhookInput): Promise<WebhookView> {
-      const row = await load(rawId);
-      const patch: { url?: string; events?: string; description?: string | null } = {};
-      if (input.url !== undefined) patch.url = checkWebhookUrl(input.url);
-      if (input.events !== undefined) patch.events = JSON.stringify(checkEventTypes(input.events));
-      if (input.description !== undefined) patch.description = checkDescription(input.description);
-      return toWebhookView((await repo.updateWebhook(k, row.id, { ...patch, updated_at: isoNow(clock) }))!);
-    },
-
-    /** Deletes a webhook with its pending deliveries and attempt log (the events themselves stay). */
-    async remove(rawId: string): Promise<WebhookView> {
-      const row = await load(rawId);
-      await repo.deleteWebhook(k, row.id);
-      return toWebhookView(row);
-    },
-
     /** The signing secret, for an owner who needs it again (the panel; never listed or logged). */
     async revealSecret(rawId: string): Promise<{ id: string; team_id: string; secret: string }> {
       const row = await load(rawId);
@@ -230,7 +212,7 @@ export function createWebhooksService(db: Db, { teams, clock }: { teams: Pick<Te
       return this.resend(delivery.event_id, hook.id);
     },
 
-    /** Success rate (30 days) and latest attempt of each webhook of the team. */
+    /** What the panel shows beside each webhook of the team: its description, success rate (30 days) and latest attempt. */
     async health(teamId: string): Promise<Map<string, WebhookHealth>> {
       const hooks = await repo.listWebhooks(k, teamId);
       const since = new Date(clock.now().getTime() - HEALTH_WINDOW_MS).toISOString();
@@ -242,6 +224,7 @@ export function createWebhooksService(db: Db, { teams, clock }: { teams: Pick<Te
         const finished = ok + count('failed');
         const last = await repo.lastAttempt(k, hook.id);
         result.set(hook.id, {
+          description: hook.description,
           success_rate: finished === 0 ? null : Math.round((ok / finished) * 1000) / 1000,
           last_delivery_at: last ? toApiTimestamp(last.attempted_at) : null,
           last_delivery_status: last?.status_code ?? null,
@@ -316,14 +299,21 @@ export function createWebhooksService(db: Db, { teams, clock }: { teams: Pick<Te
     },
 
     /** Changes the URL, the event selection and/or the status of one of the team's webhooks. */
-    async updateForTeam(teamId: string, rawId: string, input: { url?: string; events?: string[]; status?: WebhookStatus }): Promise<WebhookView> {
+    async updateForTeam(
+      teamId: string,
+      rawId: string,
+      input: { url?: string; events?: string[]; status?: WebhookStatus; description?: string | null },
+    ): Promise<WebhookView> {
       const row = await load(rawId);
       if (row.team_id !== teamId) throw notFound('Webhook não encontrado');
-      if (input.url === undefined && input.events === undefined && input.status === undefined) throw validationError('Nenhum campo para atualizar');
+      if (input.url === undefined && input.events === undefined && input.status === undefined && input.description === undefined)
+        throw validationError('Nenhum campo para atualizar');
       const now = isoNow(clock);
       const patch: Parameters<typeof repo.updateWebhook>[2] = { updated_at: now };
       if (input.url !== undefined) patch.url = checkWebhookUrl(input.url);
       if (input.events !== undefined) patch.events = JSON.stringify(checkEventTypes(input.events));
+      // The panel's free text (the public API does not send it).
+      if (input.description !== undefined) patch.description = checkDescription(input.description);
       if (input.status !== undefined && input.status !== row.status) {
         Object.assign(
           patch,

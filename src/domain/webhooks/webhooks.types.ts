@@ -12,8 +12,6 @@ export interface WebhookView {
   disabled_at: string | null;
   created_at: string;
   updated_at: string;
-  /** What the endpoint is for, as its owner wrote it (panel); null when none. */
-  description: string | null;
 }
 
 /** One line of a webhook's attempt log. */
@@ -37,12 +35,6 @@ export interface CreateWebhookInput {
   description?: string | null;
 }
 
-export interface UpdateWebhookInput {
-  url?: string;
-  events?: string[];
-  description?: string | null;
-}
-
 /** One delivery of an event to a webhook, with every attempt (the panel's delivery log). */
 export interface DeliveryLogEntry {
   id: string;
@@ -57,8 +49,10 @@ export interface DeliveryLogEntry {
   attempts: Array<Omit<AttemptView, 'event_id' | 'event_type'>>;
 }
 
-/** How a webhook has been doing: what the panel's list shows beside its configuration. */
+/** What the panel shows beside a webhook's configuration: its description and how it has been doing. */
 export interface WebhookHealth {
+  /** What the endpoint is for, as its owner wrote it in the panel (not part of the public API's shape); null when none. */
+  description: string | null;
   /** Share of deliveries finished in the last 30 days that succeeded (0 to 1); null when none finished. */
   success_rate: number | null;
   last_delivery_at: string | null;

@@ -2,16 +2,13 @@ import { EVENT_TYPES, NOT_YET_EMITTED, type EventType } from '../../domain/event
 import { SCOPES } from '../../domain/teams/api-keys.types.js';
 
 /** Portuguese names for the panel's forms; a kind or scope added later gets a generic label until it has its own. */
-const AREAS: Record<string, string> = {
-  deal: 'Negócios',
+const AREAS: Record<string, string> = { deal: 'Negócios', client: 'Clientes', vehicle: 'Veículos', activity: 'Atividades', financial: 'Financeiro' };
+const RESOURCES: Record<string, string> = {
   deals: 'negócios',
-  client: 'Clientes',
   clients: 'clientes',
-  vehicle: 'Veículos',
   vehicles: 'veículos',
-  activity: 'Atividades',
   activities: 'atividades',
-  financial: 'Financeiro',
+  financial: 'lançamentos financeiros',
 };
 
 const EVENT_LABELS: Partial<Record<EventType, string>> = {
@@ -51,7 +48,7 @@ const ACTIONS: Record<string, string> = { read: 'Ler', write: 'Criar e alterar' 
 export function scopeItems() {
   return SCOPES.map((scope) => {
     const [resource = '', action = ''] = (scope as string).split(':');
-    const label = ACTIONS[action] && AREAS[resource] ? `${ACTIONS[action]} ${AREAS[resource]}` : scope;
+    const label = ACTIONS[action] && RESOURCES[resource] ? `${ACTIONS[action]} ${RESOURCES[resource]}` : scope;
     return { scope: scope, label };
   });
 }

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import { notFound } from '../../domain/shared/errors.js';
 import type { WebhooksService } from '../../domain/webhooks/webhooks.service.js';
 import type { WebhookHealth, WebhookView } from '../../domain/webhooks/webhooks.types.js';
 import { panelMessages, panelOf } from './panel-auth.js';
@@ -42,7 +41,7 @@ const invalid = failure(
 const read = { panel: { role: 'manager' } } as const;
 const write = { panel: { role: 'owner' } } as const;
 
-const NO_HEALTH: WebhookHealth = { success_rate: null, last_delivery_at: null, last_delivery_status: null, last_delivery_ok: null };
+const NO_HEALTH: WebhookHealth = { description: null, success_rate: null, last_delivery_at: null, last_delivery_status: null, last_delivery_ok: null };
 
 function answer({ team_id: _team, ...view }: WebhookView, health: WebhookHealth = NO_HEALTH) {
   return { ...view, enabled: view.status === 'enabled', ...health };
@@ -51,11 +50,7 @@ function answer({ team_id: _team, ...view }: WebhookView, health: WebhookHealth 
 /** Settings -> Webhooks: the same service (and so the same checks and messages) as `autosales webhooks`. */
 export function webhooksRoutes(webhooks: WebhooksService): FastifyPluginAsyncTypebox {
   /** The webhook, if it belongs to the signed-in user's team (another team's is simply unknown). */
-  async function own(request: FastifyRequest, id: string): Promise<WebhookView> {
-    const hook = await webhooks.get(id);
-    if (hook.team_id !== panelOf(request).team.id) throw notFound(NOT_FOUND);
-    return hook;
-  }
+  const own = (request: FastifyRequest, id: string): Promise<WebhookView> => webhooks.getForTeam(panelOf(request).team.id, id);
   const withHealth = async (hook: WebhookView) => answer(hook, (await webhooks.health(hook.team_id)).get(hook.id));
 
   return async (app) => {
@@ -92,7 +87,7 @@ export function webhooksRoutes(webhooks: WebhooksService): FastifyPluginAsyncTyp
       async (request, reply) => {
         const created = await webhooks.create({ teamId: panelOf(request).team.id, ...request.body });
         reply.header('cache-control', 'no-store');
-        return reply.status(201).send({ success: true as const, data: { ...answer(created), secret: created.secret } });
+        return reply.status(201).send({ success: true as const, data: { ...(await withHealth(created)), secret: created.secret } });
       },
     );
 
@@ -116,14 +111,21 @@ export function webhooksRoutes(webhooks: WebhooksService): FastifyPluginAsyncTyp
           description: 'Disabling records why (`desativado manualmente`) and since when; enabling clears both.',
           params: IdParams,
           body: WebhookUpdateBody,
-          response: { 200: Success(Webhook), 400: invalid, ...guarded },
+          response: {
+            200: Success(Webhook),
+            400: failure(
+              'Invalid body (first problem found).',
+              ['VALIDATION_ERROR', 'A URL do webhook deve usar https://'],
+              ['VALIDATION_ERROR', 'Nenhum campo para atualizar'],
+            ),
+            ...guarded,
+          },
         },
       },
       async (request) => {
-        const hook = await own(request, request.params.id);
         const { enabled, ...fields } = request.body;
-        let view = Object.keys(fields).length ? await webhooks.update(hook.id, fields) : hook;
-        if (enabled !== undefined && enabled !== (view.status === 'enabled')) view = await webhooks.setStatus(hook.id, enabled ? 'enabled' : 'disabled');
+        const status = enabled === undefined ? undefined : enabled ? ('enabled' as const) : ('disabled' as const);
+        const view = await webhooks.updateForTeam(panelOf(request).team.id, request.params.id, { ...fields, status });
         return { success: true as const, data: await withHealth(view) };
       },
     );
@@ -141,7 +143,7 @@ export function webhooksRoutes(webhooks: WebhooksService): FastifyPluginAsyncTyp
         },
       },
       async (request, reply) => {
-        await webhooks.remove((await own(request, request.params.id)).id);
+        await webhooks.removeForTeam(panelOf(request).team.id, request.params.id);
         return reply.status(204).send(null);
       },
     );

@@ -108,7 +108,8 @@ export function dealsRoutes(deals: DealsService): FastifyPluginAsyncTypebox {
           ...doc,
           operationId: 'updateDeal',
           summary: 'Update a deal',
-          description: 'Any subset of the fields. Moves phases (probability follows the phase unless sent), marks won or lost, archives or reactivates.',
+          description:
+            "Any subset of the fields. Moves phases (probability follows the phase unless sent), marks won or lost, archives or reactivates. Making the deal `ganho` while its `case_id` is the id of one of the team's vehicles in stock marks that vehicle `vendido` in the same transaction.",
           params: IdParams,
           body: DealUpdateBody,
           response: {

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { DOCS_PREFIX, OPENAPI_URL } from '../openapi/docs-page.js';
+import { panelIndexHtml, sendPanelIndex } from '../panel-app.js';
 
 /** Where things are; `GET /` answers with these until the product panel takes `/`. */
 export const LINKS = {
@@ -60,8 +61,8 @@ ${item(LINKS.ready, 'Prontidão (o banco de dados responde)')}
 const wantsHtml = (request: FastifyRequest) => /\btext\/html\b/i.test(request.headers.accept ?? '');
 
 /**
- * GET /: says where things are, without authentication: a small HTML page for browsers, the success
- * envelope with the same links for everything else. Kept in this one file: the panel takes `/` later.
+ * GET /: the product panel for browsers (when built; otherwise a small HTML page of links), the
+ * success envelope with where things are for everything else (curl, scripts).
  */
 export function homeRoutes(version: string): FastifyPluginAsync {
   return async (app) => {
@@ -82,6 +83,9 @@ export function homeRoutes(version: string): FastifyPluginAsync {
       },
       async (request, reply) => {
         reply.header('vary', 'Accept');
+        // Browsers get the product panel when it is built (npm run build), else the page of links below.
+        const panel = wantsHtml(request) ? panelIndexHtml() : null;
+        if (panel !== null) return sendPanelIndex(reply, panel);
         if (wantsHtml(request)) {
           return reply
             .type('text/html; charset=utf-8')

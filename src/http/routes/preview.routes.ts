@@ -445,7 +445,12 @@ export function previewRoutes(s: PreviewServices): FastifyPluginAsyncTypebox {
         },
       },
       async (request, reply) => {
-        const hook = await s.webhooks.create({ teamId: teamOf(request), url: request.body.url, events: request.body.events });
+        const hook = await s.webhooks.create({
+          teamId: teamOf(request),
+          url: request.body.url,
+          events: request.body.events,
+          description: request.body.description,
+        });
         return reply.status(201).send(success(hook));
       },
     );

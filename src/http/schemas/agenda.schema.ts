@@ -205,12 +205,17 @@ const EventList = Type.Array(Type.Enum([...EVENT_TYPES]), { maxItems: EVENT_TYPE
 const HttpsUrl = Type.String({ minLength: 1, maxLength: 2048, examples: ['https://example.com/webhooks/autosales'] });
 
 export const WebhookCreateBody = Type.Object(
-  { url: HttpsUrl, events: Type.Optional(EventList) },
+  { url: HttpsUrl, events: Type.Optional(EventList), description: OptionalText(500) },
   { examples: [{ url: 'https://example.com/webhooks/autosales', events: ['activity.overdue', 'financial.overdue'] }] },
 );
 
 export const WebhookUpdateBody = Type.Object(
-  { url: Type.Optional(HttpsUrl), events: Type.Optional(EventList), status: Type.Optional(Type.Enum([...WEBHOOK_STATUSES])) },
+  {
+    url: Type.Optional(HttpsUrl),
+    events: Type.Optional(EventList),
+    description: OptionalText(500),
+    status: Type.Optional(Type.Enum([...WEBHOOK_STATUSES])),
+  },
   { examples: [{ status: 'disabled' }] },
 );
 
@@ -224,6 +229,7 @@ const webhookFields = {
   disabled_at: nullable(Timestamp),
   created_at: Timestamp,
   updated_at: Timestamp,
+  description: nullable(Type.String()),
 };
 export const Webhook = Type.Object(webhookFields, { ...closed, title: 'Webhook' });
 export const WebhookCreated = Type.Object(

@@ -89,12 +89,18 @@ export function vehicles(dialect: DialectName) {
         sql`create index vehicles_team_updated_idx on vehicles (team_id, updated_at, id)`,
         sql`create index vehicles_team_title_idx on vehicles (team_id, title_key, id)`,
         sql`create index vehicles_team_price_idx on vehicles (team_id, ${priceDesc}, status)`,
-        sql`create index vehicles_team_model_year_idx on vehicles (team_id, model_year, id)`,
-        sql`create index vehicles_team_mileage_idx on vehicles (team_id, mileage, id)`,
-        // Equality filters, then the default order.
-        sql`create index vehicles_team_brand_idx on vehicles (team_id, brand_key, model_key, created_at)`,
-        sql`create index vehicles_team_phase_idx on vehicles (team_id, phase, created_at)`,
-        sql`create index vehicles_team_store_idx on vehicles (team_id, store_id, created_at)`,
+        // status last (as in the date index): a range filter's total is counted from the index alone.
+        sql`create index vehicles_team_model_year_idx on vehicles (team_id, model_year, id, status)`,
+        sql`create index vehicles_team_mileage_idx on vehicles (team_id, mileage, id, status)`,
+        // Equality filters, then the default order; status (and model under brand) last, so a filtered
+        // page is read in order and its total counted without touching the table.
+        sql`create index vehicles_team_brand_idx on vehicles (team_id, brand_key, created_at, id, status, model_key)`,
+        sql`create index vehicles_team_model_idx on vehicles (team_id, model_key, created_at, id, status)`,
+        sql`create index vehicles_team_phase_idx on vehicles (team_id, phase, created_at, id, status)`,
+        sql`create index vehicles_team_store_idx on vehicles (team_id, store_id, created_at, id, status)`,
+        sql`create index vehicles_team_condition_idx on vehicles (team_id, condition, created_at, id, status)`,
+        sql`create index vehicles_team_fuel_idx on vehicles (team_id, fuel, created_at, id, status)`,
+        sql`create index vehicles_team_transmission_idx on vehicles (team_id, transmission, created_at, id, status)`,
       ];
       for (const statement of statements) await statement.execute(db);
       await countRecordsOf(db, dialect, 'vehicles');

@@ -26,7 +26,19 @@ export function setCsrfToken(token: string | null): void {
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-async function request(method: Method, path: string, body?: unknown): Promise<Response> {
+async function refreshCsrfToken(): Promise<boolean> {
+  try {
+    const res = await fetch('/panel/api/session', { headers: { accept: 'application/json' }, credentials: 'same-origin' });
+    if (!res.ok) return false;
+    const json = (await res.json()) as { data?: { csrf_token?: string } };
+    csrfToken = json.data?.csrf_token ?? null;
+    return csrfToken !== null;
+  } catch {
+    return false;
+  }
+}
+
+async function request(method: Method, path: string, body?: unknown, retried = false): Promise<Response> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (method !== 'GET' && csrfToken) headers['x-csrf-token'] = csrfToken;
@@ -49,6 +61,10 @@ async function request(method: Method, path: string, body?: unknown): Promise<Re
       // Not JSON (a proxy's error page): fall back to a generic message below.
     }
     const err: Partial<ErrorBody['error']> = parsed.error ?? {};
+    // A token from before a sign-in elsewhere in this browser: take the session's current one and try once more.
+    if (res.status === 403 && err.code === 'CSRF_INVALID' && method !== 'GET' && !retried && (await refreshCsrfToken())) {
+      return request(method, path, body, true);
+    }
     if (!err.message && res.status === 429) err.message = 'Muitas tentativas. Aguarde um pouco e tente de novo.';
     if (!err.message && res.status >= 500) err.message = 'O servidor não conseguiu responder agora. Tente de novo em instantes.';
     throw new ApiError(res.status, err);

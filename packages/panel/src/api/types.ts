@@ -1,138 +1,49 @@
-// Shapes of the panel's JSON routes (/panel/api), written by hand from the route contract until the
-// server publishes /panel/api/openapi.json; then `npm run panel:generate` writes schema.d.ts and these
-// become aliases of the generated types.
+// The shapes of the panel's JSON routes (/panel/api), taken from the server's own OpenAPI document:
+// schema.d.ts is written by `npm run panel:generate` (openapi-typescript over /panel/api/openapi.json,
+// with a drift test), so a change on the server shows up here as a type error.
+import type { operations } from './schema';
 
-export type Role = 'owner' | 'manager' | 'seller';
+type Op = keyof operations;
+type Responses<O extends Op> = operations[O]['responses'];
+/** The JSON body of one answer of an operation. */
+type Answer<O extends Op, S> = S extends keyof Responses<O> ? (Responses<O>[S] extends { content: { 'application/json': infer B } } ? B : never) : never;
+/** The `data` of a success envelope. */
+type Data<O extends Op, S = 200> = Answer<O, S> extends { data: infer D } ? D : never;
+type Item<T> = T extends readonly (infer I)[] ? I : never;
+/** The JSON request body of an operation. */
+type Body<O extends Op> = operations[O] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
 
-export interface User {
-  id: string;
-  email: string;
-  name: string;
-  role: Role;
-}
+export type Session = Data<'getSession'>;
+export type User = Session['user'];
+export type Team = Session['team'];
+export type Role = User['role'];
 
-export interface Team {
-  id: string;
-  name: string;
-  plan?: string;
-  time_zone?: string | null;
-  alert_email?: string | null;
-}
+export type TeamSettings = Data<'getTeam'>;
+export type TeamInput = Body<'updateTeam'>;
 
-export interface Session {
-  user: User;
-  team: Team;
-  csrf_token: string;
-}
+export type Member = Item<Data<'listUsers'>>;
+export type InvitedMember = Data<'inviteUser', 201> extends never ? Data<'inviteUser'> : Data<'inviteUser', 201>;
+export type PasswordLink = Data<'getPasswordLink'>;
+export type PasswordLinkAnswer = Data<'newPasswordLink'> extends never ? Data<'newPasswordLink', 201> : Data<'newPasswordLink'>;
 
-export interface TeamSettings {
-  name: string;
-  alert_email: string | null;
-  time_zone: string | null;
-}
+export type ApiKey = Item<Data<'listKeys'>>;
+export type CreatedApiKey = Data<'createKey', 201> extends never ? Data<'createKey'> : Data<'createKey', 201>;
+export type Scope = Item<Data<'listScopes'>>;
+export type EventType = Item<Data<'listEventTypes'>>;
 
-export interface Member extends User {
-  active: boolean;
-  created_at?: string;
-  last_sign_in_at?: string | null;
-}
+export type Webhook = Data<'getWebhook'>;
+export type CreatedWebhook = Data<'createWebhook', 201> extends never ? Data<'createWebhook'> : Data<'createWebhook', 201>;
+export type WebhookInput = Body<'updateWebhook'>;
+export type WebhookSecret = Data<'revealWebhookSecret'>;
+export type RotatedWebhook = Data<'rotateWebhookSecret'>;
+export type Delivery = Item<Data<'listWebhookDeliveries'>>;
+export type DeliveryAttempt = Item<Delivery['attempts']>;
+export type Pagination = Answer<'listWebhookDeliveries', 200> extends { pagination: infer P } ? P : never;
+export type Recovered = Data<'recoverWebhook', 202> extends never ? Data<'recoverWebhook'> : Data<'recoverWebhook', 202>;
 
-export interface InvitedMember extends Member {
-  set_password_url?: string;
-}
-
-export interface PasswordLink {
-  email: string;
-  name: string;
-}
-
-export interface ApiKey {
-  id: string;
-  name: string;
-  prefix: string;
-  scopes: string[];
-  created_at: string;
-  last_used_at: string | null;
-  revoked_at: string | null;
-}
-
-export interface CreatedApiKey extends ApiKey {
-  key: string;
-}
-
-export interface Scope {
-  scope: string;
-  label: string;
-}
-
-export interface EventType {
-  type: string;
-  area: string;
-  label: string;
-}
-
-export interface Webhook {
-  id: string;
-  url: string;
-  description: string | null;
-  /** `['*']` (or empty) means every event. */
-  events: string[];
-  enabled: boolean;
-  disabled_reason: string | null;
-  disabled_at: string | null;
-  success_rate: number | null;
-  last_delivery_at: string | null;
-  last_delivery_status: string | null;
-  created_at?: string;
-  updated_at?: string;
-}
-
-export interface CreatedWebhook extends Webhook {
-  secret?: string;
-}
-
-export interface WebhookInput {
-  url: string;
-  description: string | null;
-  events: string[];
-  enabled?: boolean;
-}
-
-export interface DeliveryAttempt {
-  attempted_at?: string;
-  at?: string;
-  status_code: number | null;
-  duration_ms: number | null;
-  response_excerpt?: string | null;
-  error?: string | null;
-}
-
-export interface Delivery {
-  id: string;
-  event_id?: string;
-  event_type: string;
-  status: string;
-  created_at: string;
-  attempts: DeliveryAttempt[];
-  attempt_count?: number;
-  next_attempt_at?: string | null;
-}
-
-export interface Phase {
-  name: string;
-  probability?: number | null;
-  in_use?: number;
-}
-
-export type BoardName = 'deals' | 'vehicles';
-
-export interface Pagination {
-  page?: number;
-  limit?: number;
-  total?: number;
-  total_pages?: number;
-  has_more?: boolean;
-}
+export type Phase = Item<Data<'listBoardPhases'>>;
+export type BoardName = operations['listBoardPhases']['parameters']['path']['board'];
+export type PhasesInput = Body<'replaceBoardPhases'>;
 
 export interface ErrorBody {
   error: { code: string; message: string; field?: string; details?: unknown };

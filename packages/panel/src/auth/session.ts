@@ -30,11 +30,15 @@ export function useCurrentSession(): Session {
   return data;
 }
 
+/**
+ * Takes a new session (sign-in, a password link): forgets what an earlier user's pages loaded.
+ * `keep` spares queries still on screen, so they are not asked again (a used password link is a 404).
+ */
 export function useAdoptSession() {
   const qc = useQueryClient();
-  return (s: Session) => {
+  return (s: Session, keep: (key: readonly unknown[]) => boolean = () => false) => {
     setCsrfToken(s.csrf_token);
-    qc.clear();
+    qc.removeQueries({ predicate: (q) => !keep(q.queryKey) });
     qc.setQueryData(SESSION_KEY, s);
   };
 }
@@ -43,7 +47,7 @@ export function useSignIn() {
   const adopt = useAdoptSession();
   return useMutation({
     mutationFn: (body: { email: string; password: string }) => api.post<Session>('/session', body),
-    onSuccess: adopt,
+    onSuccess: (s) => adopt(s),
   });
 }
 
@@ -74,7 +78,8 @@ export function permissions(role: Role) {
   const manager = role === 'manager';
   return {
     settings: owner || manager,
-    webhooks: owner,
+    webhooks: owner || manager,
+    editWebhooks: owner,
     revealSecret: owner,
     keys: owner,
     boards: owner || manager,

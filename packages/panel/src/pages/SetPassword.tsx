@@ -25,7 +25,7 @@ export function SetPasswordPage() {
   const save = useMutation({
     mutationFn: () => api.post<Session>(`/password-links/${encodeURIComponent(token)}`, { password }),
     onSuccess: (s) => {
-      adopt(s);
+      adopt(s, (key) => key[0] === 'password-link');
       void navigate('/', { replace: true });
     },
   });

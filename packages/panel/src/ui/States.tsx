@@ -1,4 +1,4 @@
-import { CircleAlert, RotateCw, type LucideIcon } from 'lucide-react';
+import { CircleAlert, CircleCheck, Info, RotateCw, type LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { messageOf } from '../api/client';
 import { Button } from './Button';
@@ -47,7 +47,8 @@ export function Loading({ rows = 4, label = 'Carregando…' }: { rows?: number; 
 export function Alert({ kind, children, icon }: { kind: 'danger' | 'warning' | 'success' | 'info'; children: ReactNode; icon?: ReactNode }) {
   return (
     <div className={`alert alert-${kind}`} role={kind === 'danger' ? 'alert' : 'status'}>
-      {icon ?? <CircleAlert size={16} aria-hidden />}
+      {icon ??
+        (kind === 'success' ? <CircleCheck size={16} aria-hidden /> : kind === 'info' ? <Info size={16} aria-hidden /> : <CircleAlert size={16} aria-hidden />)}
       <div>{children}</div>
     </div>
   );

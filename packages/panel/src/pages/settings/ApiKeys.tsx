@@ -70,7 +70,7 @@ export function ApiKeysPage() {
               <tr key={k.id} data-testid="key-row">
                 <td className="primary-cell">
                   <div className="row">
-                    <strong>{k.name}</strong>
+                    <strong>{k.name ?? 'Sem nome'}</strong>
                     {k.revoked_at ? <span className="badge badge-danger">Revogada</span> : null}
                   </div>
                   <div className="small muted mono">{k.prefix}…</div>
@@ -94,7 +94,7 @@ export function ApiKeysPage() {
                   {k.revoked_at ? (
                     <span className="small muted">em {formatDate(k.revoked_at)}</span>
                   ) : (
-                    <Button size="sm" variant="danger-ghost" onClick={() => setRevoking(k)} aria-label={`Revogar a chave ${k.name}`}>
+                    <Button size="sm" variant="danger-ghost" onClick={() => setRevoking(k)} aria-label={`Revogar a chave ${k.name ?? k.prefix}`}>
                       Revogar
                     </Button>
                   )}
@@ -123,7 +123,7 @@ export function ApiKeysPage() {
           setRevoking(null);
           revoke.reset();
         }}
-        title={`Revogar a chave "${revoking?.name ?? ''}"?`}
+        title={`Revogar a chave "${revoking?.name ?? revoking?.prefix ?? ''}"?`}
         description="Os sistemas que usam esta chave passam a receber 401 imediatamente. Não dá para desfazer."
         footer={
           <>

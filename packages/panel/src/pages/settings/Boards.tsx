@@ -101,6 +101,8 @@ function BoardForm({
   const [rows, setRows] = useState<Row[]>(() => toRows(serverPhases));
   const [dragging, setDragging] = useState<number | null>(null);
   const [over, setOver] = useState<number | null>(null);
+  // Only the number badge starts a drag, so selecting text in the name field stays possible.
+  const [armed, setArmed] = useState<number | null>(null);
   const [announce, setAnnounce] = useState('');
   const withProbability = board === 'deals';
   const save = useMutation({
@@ -178,7 +180,7 @@ function BoardForm({
             <li
               key={r.key}
               className={`phase-item ${withProbability ? '' : 'no-prob'} ${dragging === i ? 'dragging' : ''} ${over === i && dragging !== i ? 'drop-target' : ''}`}
-              draggable
+              draggable={armed === r.key}
               onDragStart={(e) => onDragStart(e, i)}
               onDragOver={(e) => {
                 e.preventDefault();
@@ -189,10 +191,17 @@ function BoardForm({
               onDragEnd={() => {
                 setDragging(null);
                 setOver(null);
+                setArmed(null);
               }}
               data-testid="phase-item"
             >
-              <span className="phase-index" title="Arraste para mudar a ordem" aria-hidden>
+              <span
+                className="phase-index"
+                title="Arraste para mudar a ordem"
+                aria-hidden
+                onPointerDown={() => setArmed(r.key)}
+                onPointerUp={() => setArmed(null)}
+              >
                 {dragging === i ? <GripVertical size={14} /> : i + 1}
               </span>
               <div>

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link2, UserPlus, Users } from 'lucide-react';
 import { useEffect, useState, type FormEvent } from 'react';
 import { api, fieldError } from '../../api/client';
-import type { InvitedMember, Member, Role } from '../../api/types';
+import type { InvitedMember, Member, PasswordLinkAnswer, Role } from '../../api/types';
 import { ROLE_LABELS, useCurrentSession } from '../../auth/session';
 import { Button } from '../../ui/Button';
 import { SecretBox } from '../../ui/CopyButton';
@@ -25,6 +25,7 @@ export function PeoplePage() {
   const users = useQuery({ queryKey: USERS, queryFn: () => api.get<Member[]>('/users') });
   const [inviting, setInviting] = useState(false);
   const [deactivating, setDeactivating] = useState<Member | null>(null);
+  const [link, setLink] = useState<{ name: string; url: string } | null>(null);
   const qc = useQueryClient();
   const toast = useToast();
   const update = useMutation({
@@ -35,6 +36,11 @@ export function PeoplePage() {
       if (body.role) toast.success(`${u.name} agora é ${ROLE_LABELS[u.role].toLowerCase()}.`);
       else toast.success(u.active ? `${u.name} foi reativado.` : `${u.name} foi desativado e saiu de todas as sessões.`);
     },
+    onError: (err) => toast.error(err.message),
+  });
+  const newLink = useMutation({
+    mutationFn: (u: Member) => api.post<PasswordLinkAnswer>(`/users/${encodeURIComponent(u.id)}/password-link`),
+    onSuccess: (answer, u) => setLink({ name: u.name, url: answer.set_password_url }),
     onError: (err) => toast.error(err.message),
   });
   useEffect(() => {
@@ -113,10 +119,31 @@ export function PeoplePage() {
                     )}
                   </td>
                   <td data-label="Status">
-                    {u.active ? <span className="badge badge-success">Ativo</span> : <span className="badge">Desativado</span>}
-                    {u.created_at ? <div className="small muted">desde {formatDate(u.created_at)}</div> : null}
+                    {!u.active ? (
+                      <span className="badge">Desativado</span>
+                    ) : u.has_password === false ? (
+                      <span className="badge badge-warning">Convite pendente</span>
+                    ) : (
+                      <span className="badge badge-success">Ativo</span>
+                    )}
+                    {!u.active && u.deactivated_at ? (
+                      <div className="small muted">desde {formatDate(u.deactivated_at)}</div>
+                    ) : u.created_at ? (
+                      <div className="small muted">desde {formatDate(u.created_at)}</div>
+                    ) : null}
                   </td>
                   <td className="actions">
+                    {!self && u.active && u.has_password === false ? (
+                      <Button
+                        size="sm"
+                        variant="ghost"
+                        loading={newLink.isPending && newLink.variables.id === u.id}
+                        onClick={() => newLink.mutate(u)}
+                        aria-label={`Gerar novo link de acesso para ${u.name}`}
+                      >
+                        Novo link
+                      </Button>
+                    ) : null}
                     {self ? null : u.active ? (
                       <Button size="sm" variant="danger-ghost" onClick={() => setDeactivating(u)} aria-label={`Desativar ${u.name}`}>
                         Desativar
@@ -146,6 +173,19 @@ export function PeoplePage() {
       </div>
       {body}
       <InviteDialog open={inviting} onClose={() => setInviting(false)} />
+      <Dialog
+        open={link !== null}
+        onClose={() => setLink(null)}
+        title="Novo link de acesso"
+        description={`Envie este link para ${link?.name ?? ''}. Ele vale uma vez só; os links anteriores deixam de valer.`}
+        footer={
+          <Button variant="primary" onClick={() => setLink(null)}>
+            Pronto
+          </Button>
+        }
+      >
+        {link ? <SecretBox value={new URL(link.url, window.location.origin).toString()} label="Link para definir a senha" /> : null}
+      </Dialog>
       <Dialog
         open={deactivating !== null}
         onClose={() => setDeactivating(null)}

@@ -65,11 +65,14 @@ function TeamForm({ initial, readOnly }: { initial: TeamSettings; readOnly: bool
   const [name, setName] = useState(initial.name);
   const [alertEmail, setAlertEmail] = useState(initial.alert_email ?? '');
   const [timeZone, setTimeZone] = useState(initial.time_zone ?? 'America/Sao_Paulo');
+  // The server answers time_zone once teams carry one; until then the panel neither shows nor sends it.
+  const withZone = initial.time_zone !== undefined;
   const others = useMemo(() => otherZones(), []);
   const qc = useQueryClient();
   const toast = useToast();
   const save = useMutation({
-    mutationFn: () => api.put<TeamSettings>('/team', { name: name.trim(), alert_email: alertEmail.trim() || null, time_zone: timeZone }),
+    mutationFn: () =>
+      api.put<TeamSettings>('/team', { name: name.trim(), alert_email: alertEmail.trim() || null, ...(withZone ? { time_zone: timeZone } : {}) }),
     onSuccess: (t) => {
       qc.setQueryData(['team'], t);
       // The top bar shows the team's name from the session.
@@ -116,30 +119,32 @@ function TeamForm({ initial, readOnly }: { initial: TeamSettings; readOnly: bool
         error={fieldError(err, 'alert_email')}
         disabled={readOnly}
       />
-      <SelectField
-        label="Fuso horário"
-        value={timeZone}
-        onChange={(e) => setTimeZone(e.target.value)}
-        error={fieldError(err, 'time_zone')}
-        disabled={readOnly}
-        hint="Usado para os horários da agenda e os vencimentos."
-      >
-        <optgroup label="Brasil">
-          {BRAZIL_ZONES.map(([z, label]) => (
-            <option key={z} value={z}>
-              {label}
-            </option>
-          ))}
-        </optgroup>
-        <optgroup label="Outros">
-          {knownZone ? null : <option value={timeZone}>{timeZone}</option>}
-          {others.map((z) => (
-            <option key={z} value={z}>
-              {z.replaceAll('_', ' ')}
-            </option>
-          ))}
-        </optgroup>
-      </SelectField>
+      {withZone ? (
+        <SelectField
+          label="Fuso horário"
+          value={timeZone}
+          onChange={(e) => setTimeZone(e.target.value)}
+          error={fieldError(err, 'time_zone')}
+          disabled={readOnly}
+          hint="Usado para os horários da agenda e os vencimentos."
+        >
+          <optgroup label="Brasil">
+            {BRAZIL_ZONES.map(([z, label]) => (
+              <option key={z} value={z}>
+                {label}
+              </option>
+            ))}
+          </optgroup>
+          <optgroup label="Outros">
+            {knownZone ? null : <option value={timeZone}>{timeZone}</option>}
+            {others.map((z) => (
+              <option key={z} value={z}>
+                {z.replaceAll('_', ' ')}
+              </option>
+            ))}
+          </optgroup>
+        </SelectField>
+      ) : null}
       {readOnly ? null : (
         <div className="form-actions" style={{ justifyContent: 'flex-start' }}>
           <Button type="submit" variant="primary" loading={save.isPending}>

@@ -2,7 +2,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { ChevronDown, ChevronRight, History, Inbox, RotateCw } from 'lucide-react';
 import { Fragment, useState } from 'react';
 import { api, fieldError } from '../../../api/client';
-import type { Delivery, DeliveryAttempt } from '../../../api/types';
+import type { Delivery, DeliveryAttempt, Recovered } from '../../../api/types';
 import { Button } from '../../../ui/Button';
 import { Dialog } from '../../../ui/Dialog';
 import { TextField } from '../../../ui/Field';
@@ -15,10 +15,20 @@ import { DeliveryStatus } from './WebhookStatus';
 const LIMIT = 20;
 
 function attemptsOf(d: Delivery): number {
-  return d.attempt_count ?? d.attempts.length;
+  return d.attempts_count ?? d.attempts.length;
 }
 
-export function DeliveryLog({ webhookId }: { webhookId: string }) {
+const ERROR_LABELS: Record<string, string> = {
+  timeout: 'Tempo esgotado sem resposta',
+  tls: 'Certificado HTTPS recusado',
+  dns: 'Endereço não encontrado (DNS)',
+  blocked: 'Endereço bloqueado (rede privada)',
+  redirect: 'Resposta com redirecionamento (não seguimos)',
+  connection: 'Conexão recusada ou interrompida',
+  http: 'Resposta de erro do servidor',
+};
+
+export function DeliveryLog({ webhookId, canWrite }: { webhookId: string; canWrite: boolean }) {
   const [page, setPage] = useState(1);
   const [open, setOpen] = useState<Set<string>>(new Set());
   const [recovering, setRecovering] = useState(false);
@@ -50,7 +60,7 @@ export function DeliveryLog({ webhookId }: { webhookId: string }) {
     });
 
   const p = log.data?.pagination;
-  const hasMore = p?.has_more ?? (p?.total_pages !== undefined ? page < p.total_pages : (log.data?.data.length ?? 0) === LIMIT);
+  const hasMore = p ? page < p.pages : false;
 
   let body;
   if (log.isPending) body = <Loading />;
@@ -110,14 +120,16 @@ export function DeliveryLog({ webhookId }: { webhookId: string }) {
                         {formatDateTime(d.created_at)}
                       </td>
                       <td className="actions">
-                        <Button
-                          size="sm"
-                          icon={<RotateCw size={14} aria-hidden />}
-                          loading={resend.isPending && resend.variables === d.id}
-                          onClick={() => resend.mutate(d.id)}
-                        >
-                          Reenviar
-                        </Button>
+                        {canWrite ? (
+                          <Button
+                            size="sm"
+                            icon={<RotateCw size={14} aria-hidden />}
+                            loading={resend.isPending && resend.variables === d.id}
+                            onClick={() => resend.mutate(d.id)}
+                          >
+                            Reenviar
+                          </Button>
+                        ) : null}
                       </td>
                     </tr>
                     {expanded ? (
@@ -134,7 +146,9 @@ export function DeliveryLog({ webhookId }: { webhookId: string }) {
           </table>
         </div>
         <div className="pager">
-          <span className="small muted">Página {page}</span>
+          <span className="small muted">
+            Página {page} de {Math.max(1, p?.pages ?? 1)} · {p?.total ?? 0} {p?.total === 1 ? 'entrega' : 'entregas'}
+          </span>
           <div className="row">
             <Button size="sm" disabled={page <= 1} onClick={() => setPage((n) => n - 1)}>
               Anterior
@@ -154,9 +168,11 @@ export function DeliveryLog({ webhookId }: { webhookId: string }) {
           <h2>Registro de entregas</h2>
           <p>Cada evento enviado, com as tentativas: status HTTP, tempo de resposta e o começo da resposta.</p>
         </div>
-        <Button icon={<History size={16} aria-hidden />} onClick={() => setRecovering(true)}>
-          Recuperar falhas desde…
-        </Button>
+        {canWrite ? (
+          <Button icon={<History size={16} aria-hidden />} onClick={() => setRecovering(true)}>
+            Recuperar falhas desde…
+          </Button>
+        ) : null}
       </div>
       {body}
       <RecoverDialog open={recovering} onClose={() => setRecovering(false)} base={base} webhookId={webhookId} />
@@ -178,7 +194,7 @@ function Attempts({ attempts, nextAt }: { attempts: DeliveryAttempt[]; nextAt: s
         return (
           <div className="attempt" key={i}>
             <span className="nowrap">
-              #{i + 1} · {formatDateTime(a.attempted_at ?? a.at)}
+              #{a.attempt ?? i + 1} · {formatDateTime(a.attempted_at)}
             </span>
             <span>
               {a.status_code !== null ? (
@@ -188,7 +204,12 @@ function Attempts({ attempts, nextAt }: { attempts: DeliveryAttempt[]; nextAt: s
               )}
             </span>
             <span className="nowrap">{a.duration_ms !== null ? `${a.duration_ms} ms` : '—'}</span>
-            <pre>{a.response_excerpt || a.error || '(resposta vazia)'}</pre>
+            <div className="stack" style={{ gap: 4, minWidth: 0 }}>
+              {a.error_class && !(a.error_class === 'http' && a.status_code !== null) ? (
+                <span className="small">{ERROR_LABELS[a.error_class] ?? a.error_class}</span>
+              ) : null}
+              {a.response_body ? <pre>{a.response_body}</pre> : a.status_code !== null ? <span className="small muted">(resposta vazia)</span> : null}
+            </div>
           </div>
         );
       })}
@@ -208,10 +229,10 @@ function RecoverDialog({ open, onClose, base, webhookId }: { open: boolean; onCl
   const qc = useQueryClient();
   const toast = useToast();
   const recover = useMutation({
-    mutationFn: () => api.post<{ count?: number; recovered?: number }>(`${base}/recover`, { since: new Date(since).toISOString() }),
+    mutationFn: () => api.post<Recovered>(`${base}/recover`, { since: new Date(since).toISOString() }),
     onSuccess: (r) => {
-      const n = r?.count ?? r?.recovered;
-      toast.success(n === undefined ? 'Falhas enviadas de novo.' : n === 1 ? '1 entrega enviada de novo.' : `${n} entregas enviadas de novo.`);
+      const n = r.queued;
+      toast.success(n === 0 ? 'Nenhuma falha nesse período.' : n === 1 ? '1 entrega enviada de novo.' : `${n} entregas enviadas de novo.`);
       void qc.invalidateQueries({ queryKey: ['webhooks', webhookId] });
       close();
     },

@@ -2,13 +2,12 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ArrowLeft, Eye, EyeOff, Pencil, Power, PowerOff, RefreshCw, Send, Trash2 } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { api, fieldError } from '../../../api/client';
+import { api } from '../../../api/client';
 import type { Webhook } from '../../../api/types';
 import { permissions, useCurrentSession } from '../../../auth/session';
 import { Button } from '../../../ui/Button';
 import { SecretBox } from '../../../ui/CopyButton';
 import { Dialog } from '../../../ui/Dialog';
-import { TextField } from '../../../ui/Field';
 import { formatDateTime, formatPercent, formatRelative } from '../../../ui/format';
 import { Alert, ErrorState, Loading } from '../../../ui/States';
 import { useToast } from '../../../ui/Toasts';
@@ -52,7 +51,7 @@ function WebhookView({ webhook: w }: { webhook: Webhook }) {
     void qc.invalidateQueries({ queryKey: webhookKeys.all });
   };
   const setEnabled = useMutation({
-    mutationFn: (body: { enabled: boolean; disabled_reason?: string | null }) => api.put<Webhook>(base, body),
+    mutationFn: (body: { enabled: boolean }) => api.put<Webhook>(base, body),
     onSuccess: (updated) => {
       qc.setQueryData(webhookKeys.one(w.id), updated);
       refresh();
@@ -94,26 +93,28 @@ function WebhookView({ webhook: w }: { webhook: Webhook }) {
               <p>{w.description || 'Sem descrição'}</p>
             </div>
           </div>
-          <div className="row">
-            <Button icon={<Send size={16} aria-hidden />} loading={sendTest.isPending} onClick={() => sendTest.mutate()} disabled={!w.enabled}>
-              Enviar evento de teste
-            </Button>
-            <Link to="editar" className="btn">
-              <Pencil size={16} aria-hidden /> Editar
-            </Link>
-            {w.enabled ? (
-              <Button icon={<PowerOff size={16} aria-hidden />} onClick={() => setDisabling(true)}>
-                Desativar
+          {can.editWebhooks ? (
+            <div className="row">
+              <Button icon={<Send size={16} aria-hidden />} loading={sendTest.isPending} onClick={() => sendTest.mutate()} disabled={!w.enabled}>
+                Enviar evento de teste
               </Button>
-            ) : (
-              <Button icon={<Power size={16} aria-hidden />} loading={setEnabled.isPending} onClick={() => setEnabled.mutate({ enabled: true })}>
-                Ativar
+              <Link to="editar" className="btn">
+                <Pencil size={16} aria-hidden /> Editar
+              </Link>
+              {w.enabled ? (
+                <Button icon={<PowerOff size={16} aria-hidden />} onClick={() => setDisabling(true)}>
+                  Desativar
+                </Button>
+              ) : (
+                <Button icon={<Power size={16} aria-hidden />} loading={setEnabled.isPending} onClick={() => setEnabled.mutate({ enabled: true })}>
+                  Ativar
+                </Button>
+              )}
+              <Button variant="danger-ghost" icon={<Trash2 size={16} aria-hidden />} onClick={() => setDeleting(true)}>
+                Excluir
               </Button>
-            )}
-            <Button variant="danger-ghost" icon={<Trash2 size={16} aria-hidden />} onClick={() => setDeleting(true)}>
-              Excluir
-            </Button>
-          </div>
+            </div>
+          ) : null}
         </div>
         <div className="card-body">
           {!w.enabled ? (
@@ -138,7 +139,7 @@ function WebhookView({ webhook: w }: { webhook: Webhook }) {
                     </span>
                   ))}
             </dd>
-            <dt>Sucesso (7 dias)</dt>
+            <dt>Sucesso (30 dias)</dt>
             <dd>{formatPercent(w.success_rate)}</dd>
             <dt>Última entrega</dt>
             <dd>{w.last_delivery_at ? formatRelative(w.last_delivery_at) : 'Nenhuma ainda'}</dd>
@@ -146,9 +147,9 @@ function WebhookView({ webhook: w }: { webhook: Webhook }) {
         </div>
       </div>
 
-      <SecretCard webhookId={w.id} canReveal={can.revealSecret} />
+      {can.editWebhooks ? <SecretCard webhookId={w.id} canReveal={can.revealSecret} /> : null}
 
-      <DeliveryLog webhookId={w.id} />
+      <DeliveryLog webhookId={w.id} canWrite={can.editWebhooks} />
 
       <DisableDialog open={disabling} onClose={() => setDisabling(false)} mutation={setEnabled} />
       <Dialog
@@ -178,45 +179,28 @@ function DisableDialog({
 }: {
   open: boolean;
   onClose: () => void;
-  mutation: { mutate: (b: { enabled: boolean; disabled_reason?: string | null }) => void; isPending: boolean; error: Error | null; reset: () => void };
+  mutation: { mutate: (b: { enabled: boolean }) => void; isPending: boolean; error: Error | null; reset: () => void };
 }) {
-  const [reason, setReason] = useState('');
   const close = () => {
-    setReason('');
     mutation.reset();
     onClose();
   };
-  const err = mutation.error;
   return (
     <Dialog
       open={open}
       onClose={close}
-      title="Desativar webhook"
-      description="Os eventos deixam de ser entregues a este endereço até você ativá-lo de novo. Depois dá para recuperar as falhas do período."
-    >
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          mutation.mutate({ enabled: false, disabled_reason: reason.trim() || null });
-        }}
-      >
-        {err && !fieldError(err, 'disabled_reason') ? <Alert kind="danger">{err.message}</Alert> : null}
-        <TextField
-          label="Motivo (opcional)"
-          placeholder="Ex.: sistema do parceiro em manutenção"
-          maxLength={200}
-          value={reason}
-          onChange={(e) => setReason(e.target.value)}
-          error={fieldError(err, 'disabled_reason')}
-          autoFocus
-        />
-        <div className="form-actions">
+      title="Desativar webhook?"
+      description="Os eventos deixam de ser entregues a este endereço até você ativá-lo de novo. Depois, use “Recuperar falhas desde…” para reenviar o que ficou para trás."
+      footer={
+        <>
           <Button onClick={close}>Cancelar</Button>
-          <Button type="submit" variant="danger" loading={mutation.isPending}>
+          <Button variant="danger" loading={mutation.isPending} onClick={() => mutation.mutate({ enabled: false })}>
             Desativar
           </Button>
-        </div>
-      </form>
+        </>
+      }
+    >
+      {mutation.error ? <Alert kind="danger">{mutation.error.message}</Alert> : null}
     </Dialog>
   );
 }

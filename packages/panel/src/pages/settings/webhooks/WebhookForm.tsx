@@ -94,7 +94,7 @@ function WebhookFormPage({ initial }: { initial: Webhook | null }) {
       return;
     }
     setLocalError(null);
-    save.mutate({ url: url.trim(), description: description.trim() || null, events: all ? ['*'] : [...chosen] });
+    save.mutate({ url: url.trim(), description: description.trim() || null, events: all ? [] : [...chosen] });
   };
 
   const err = save.error;
@@ -234,7 +234,7 @@ function EventPicker({ types, chosen, onChange }: { types: ReturnType<typeof use
       {groups.map(([area, list]) => {
         const count = list.filter((t) => chosen.has(t.type)).length;
         return (
-          <div className="event-group" key={area} role="group" aria-label={areaLabel(area)}>
+          <div className="event-group" key={area} role="group" aria-label={list[0]?.area_label ?? areaLabel(area)}>
             <label className="check">
               <input
                 type="checkbox"
@@ -245,7 +245,7 @@ function EventPicker({ types, chosen, onChange }: { types: ReturnType<typeof use
                 onChange={(e) => toggleArea(list, e.target.checked)}
               />
               <span>
-                {areaLabel(area)} <span className="muted small">(todos)</span>
+                {list[0]?.area_label ?? areaLabel(area)} <span className="muted small">(todos)</span>
               </span>
             </label>
             {list.map((t) => (
@@ -253,6 +253,7 @@ function EventPicker({ types, chosen, onChange }: { types: ReturnType<typeof use
                 <input type="checkbox" checked={chosen.has(t.type)} onChange={(e) => toggle(t.type, e.target.checked)} />
                 <span>
                   {t.label}
+                  {t.emitted === false ? <span className="muted small"> · em breve</span> : null}
                   <small className="mono">{t.type}</small>
                 </span>
               </label>

@@ -18,17 +18,23 @@ export function WebhookStatus({ webhook }: { webhook: Webhook }) {
   );
 }
 
-export function DeliveryStatus({ status }: { status: string | null | undefined }) {
-  if (!status) return <span className="muted">—</span>;
-  const map: Record<string, [string, string]> = {
-    delivered: ['badge-success', 'Entregue'],
-    succeeded: ['badge-success', 'Entregue'],
-    success: ['badge-success', 'Entregue'],
-    pending: ['badge-info', 'Pendente'],
-    retrying: ['badge-warning', 'Tentando de novo'],
-    failed: ['badge-danger', 'Falhou'],
-    dead: ['badge-danger', 'Falhou'],
-  };
-  const [cls, label] = map[status] ?? ['', status];
+const DELIVERY_STATUS: Record<string, [string, string]> = {
+  succeeded: ['badge-success', 'Entregue'],
+  pending: ['badge-info', 'Pendente'],
+  failed: ['badge-danger', 'Falhou'],
+};
+
+export function DeliveryStatus({ status }: { status: string }) {
+  const [cls, label] = DELIVERY_STATUS[status] ?? ['', status];
   return <span className={`badge ${cls}`}>{label}</span>;
+}
+
+/** The latest attempt of a webhook: its HTTP status, green when it was a 2xx. */
+export function LastAttempt({ webhook: w }: { webhook: Webhook }) {
+  const ok = w.last_delivery_ok ?? (w.last_delivery_status !== null && w.last_delivery_status >= 200 && w.last_delivery_status < 300);
+  return (
+    <span className={`badge ${ok ? 'badge-success' : 'badge-danger'}`}>
+      {w.last_delivery_status !== null ? `HTTP ${w.last_delivery_status}` : 'Sem resposta'}
+    </span>
+  );
 }

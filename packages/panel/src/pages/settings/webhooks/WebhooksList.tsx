@@ -1,23 +1,25 @@
 import { Plus, Webhook as WebhookIcon } from 'lucide-react';
 import { useEffect } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { permissions, useCurrentSession } from '../../../auth/session';
 import { formatPercent, formatRelative } from '../../../ui/format';
 import { EmptyState, ErrorState, Loading } from '../../../ui/States';
 import { eventsSummary, useWebhooks } from './hooks';
-import { DeliveryStatus, WebhookStatus } from './WebhookStatus';
+import { LastAttempt, WebhookStatus } from './WebhookStatus';
 
 export function WebhooksList() {
   const list = useWebhooks();
   const navigate = useNavigate();
+  const can = permissions(useCurrentSession().user.role);
   useEffect(() => {
     document.title = 'Webhooks · Configurações · autosales';
   }, []);
 
-  const newButton = (
+  const newButton = can.editWebhooks ? (
     <Link to="novo" className="btn btn-primary">
       <Plus size={16} aria-hidden /> Novo webhook
     </Link>
-  );
+  ) : null;
 
   let body;
   if (list.isPending) body = <Loading />;
@@ -37,7 +39,7 @@ export function WebhooksList() {
               <th scope="col">Endereço</th>
               <th scope="col">Eventos</th>
               <th scope="col">Status</th>
-              <th scope="col">Sucesso (7 dias)</th>
+              <th scope="col">Sucesso (30 dias)</th>
               <th scope="col">Última entrega</th>
             </tr>
           </thead>
@@ -61,7 +63,7 @@ export function WebhooksList() {
                   <span className="row" style={{ justifyContent: 'inherit' }}>
                     {w.last_delivery_at ? (
                       <>
-                        <DeliveryStatus status={w.last_delivery_status} />
+                        <LastAttempt webhook={w} />
                         <span className="small muted nowrap">{formatRelative(w.last_delivery_at)}</span>
                       </>
                     ) : (

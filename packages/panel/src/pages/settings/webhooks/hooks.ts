@@ -21,9 +21,9 @@ export function useEventTypes() {
   return useQuery({ queryKey: ['event-types'], queryFn: () => api.get<EventType[]>('/event-types'), staleTime: Infinity });
 }
 
-/** `['*']` or an empty list subscribe to everything. */
+/** An empty list subscribes to every kind, present and future. */
 export function isAllEvents(events: string[]): boolean {
-  return events.length === 0 || events.includes('*');
+  return events.length === 0;
 }
 
 export function eventsSummary(events: string[]): string {

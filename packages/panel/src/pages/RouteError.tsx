@@ -1,0 +1,36 @@
+import { RotateCw, TriangleAlert } from 'lucide-react';
+import { isRouteErrorResponse, useRouteError } from 'react-router';
+import { Brand } from '../ui/Brand';
+
+/**
+ * What a page that failed to render shows instead of the router's default (English, developer-facing).
+ * The usual cause in production: a new release replaced the page's file while this tab was open.
+ */
+export function RouteError() {
+  const error = useRouteError();
+  const chunk = error instanceof Error && /dynamically imported module|Importing a module script failed|Failed to fetch/i.test(error.message);
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  return (
+    <div className="auth">
+      <main className="card auth-card" role="alert">
+        <Brand />
+        <div className="empty" style={{ padding: '8px 0 0' }}>
+          <div className="empty-icon" style={{ background: 'var(--warning-soft)', color: 'var(--warning)' }} aria-hidden>
+            <TriangleAlert size={24} />
+          </div>
+          <h1 style={{ fontSize: 18 }}>{notFound ? 'Página não encontrada' : chunk ? 'O painel foi atualizado' : 'Algo deu errado nesta página'}</h1>
+          <p>
+            {notFound
+              ? 'O endereço aberto não existe no painel.'
+              : chunk
+                ? 'Uma versão nova do painel foi publicada. Recarregue a página para continuar.'
+                : 'Recarregue a página. Se o problema continuar, fale com o suporte da autosales.'}
+          </p>
+          <button type="button" className="btn btn-primary" onClick={() => window.location.reload()}>
+            <RotateCw size={16} aria-hidden /> Recarregar
+          </button>
+        </div>
+      </main>
+    </div>
+  );
+}
