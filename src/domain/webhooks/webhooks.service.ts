@@ -56,6 +56,7 @@ export function toWebhookView(row: WebhookRow): WebhookView {
     id: row.id,
     team_id: row.team_id,
     url: row.url,
+    description: row.description,
     events: JSON.parse(row.events) as string[],
     status: row.status,
     disabled_reason: row.disabled_reason,

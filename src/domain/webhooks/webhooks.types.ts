@@ -6,6 +6,8 @@ export interface WebhookView {
   id: string;
   team_id: string;
   url: string;
+  /** Free text for people (the panel, the preview API); null when none. */
+  description: string | null;
   events: string[];
   status: WebhookStatus;
   disabled_reason: string | null;
