@@ -31,7 +31,9 @@ export function createScheduler({ schedule, logger, pollMs }: SchedulerDeps): Sc
 
   async function look(): Promise<number> {
     try {
-      return await schedule.fireDue();
+      const claimed = await schedule.fireDue();
+      if (claimed > 0) logger.debug({ claimed }, 'agendador: eventos programados disparados');
+      return claimed;
     } catch (error) {
       // A failed look (database briefly away, lock timeout) is retried at the next one.
       logger.warn({ err: error }, 'agendador: falha ao disparar eventos programados');

@@ -187,6 +187,11 @@ describe.each(DIALECTS)('preview API (%s)', (dialect) => {
         expectError(res, 404, 'NOT_FOUND', 'Atividade não encontrada');
       }
       expect((await t.get('/activities')).body.data).toEqual([]);
+      // Their overdue activity is in their overdue list only.
+      const late = (await other.post('/activities', { type: 'task', title: 'Atrasada deles', due_at: '2026-11-01T12:00:00Z' })).body.data;
+      expect((await other.get('/activities/overdue')).body.data.map((x: { id: string }) => x.id)).toEqual([late.id]);
+      expect((await t.get('/activities/overdue')).body.data).toEqual([]);
+      expect((await t.get(`/activities?deal_id=${foreignDeal.id}`)).body.data).toEqual([]);
       expectError(await t.post('/activities', { type: 'note', title: 'x', deal_id: foreignDeal.id }), 400, 'VALIDATION_ERROR', 'Negócio não encontrado', {
         field: 'deal_id',
       });
@@ -298,6 +303,10 @@ describe.each(DIALECTS)('preview API (%s)', (dialect) => {
         expectError(res, 404, 'NOT_FOUND', 'Registro financeiro não encontrado');
       }
       expect((await t.get('/financial/summary?from=2026-11-01&to=2026-11-30')).body.data.totals.revenue).toBe(0);
+      const late = (await other.post('/financial', { ...rec, due_date: '2026-11-01' })).body.data;
+      expect((await other.get('/financial/overdue')).body.data.map((x: { id: string }) => x.id)).toEqual([late.id]);
+      expect((await t.get('/financial/overdue')).body.data).toEqual([]);
+      expect((await t.get('/financial')).body.data).toEqual([]);
       expect((await other.get(`/financial/${theirs.id}`)).body.data.status).toBe('pending');
     });
   });

@@ -453,6 +453,25 @@ for (const dialect of DIALECTS) {
       });
     });
 
+    describe('sort by phase', () => {
+      it('follows the board order (as reordered), then creation time and id, both ways; filters apply', async () => {
+        const t = await h.team();
+        await h.services.phases.replace(t.teamId, 'vehicles', [{ name: 'vitrine' }, { name: 'entrada' }, { name: 'oficina' }]);
+        const made: Array<[string, string]> = [];
+        for (const phase of ['entrada', 'oficina', 'vitrine', 'entrada', 'vitrine', 'oficina']) {
+          made.push([phase, (await created(t, { phase, price: made.length * 1000 })).id]);
+        }
+        const expected = ['vitrine', 'entrada', 'oficina'].flatMap((phase) => made.filter(([p]) => p === phase).map(([, id]) => id));
+        const ids = async (query: string) => (await t.get(`/vehicles?${query}`)).body.data.map((v: { id: string }) => v.id);
+        expect(await ids('sort=phase')).toEqual(expected);
+        expect(await ids('sort=-phase')).toEqual([...expected].reverse());
+        expect(await ids('sort=phase&limit=2&page=2')).toEqual(expected.slice(2, 4));
+        expect(await ids('sort=phase&min_price=2000')).toEqual(expected.filter((id) => made.findIndex(([, m]) => m === id) >= 2));
+        await t.delete(`/vehicles/${made[2]![1]}`);
+        expect(await ids('sort=phase')).toEqual(expected.filter((id) => id !== made[2]![1]));
+      });
+    });
+
     describe('events', () => {
       it('created, then updated with the specific kinds in order, then removed; data.object has exactly the eight fields', async () => {
         const t = await h.team();

@@ -62,7 +62,8 @@ describe.each(DIALECTS)('the local receiver recipe of docs/webhooks.md (%s)', (d
     const { keyFile, certFile } = recipeCertificate(dir);
 
     // 2. The service, with the two variables on the delivering process (and nothing inherited).
-    const serveEnv = (ca: string | undefined) => ({ NODE_EXTRA_CA_CERTS: ca, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
+    // SCHEDULER=off: the demo's agenda would add activity events at moments of the scheduler's choosing.
+    const serveEnv = (ca: string | undefined) => ({ NODE_EXTRA_CA_CERTS: ca, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', SCHEDULER: 'off' });
     server = await startServe(db.url, { env: serveEnv(certFile) });
 
     // 3. A team, a key and a webhook to https://localhost.
@@ -109,9 +110,10 @@ describe.each(DIALECTS)('the local receiver recipe of docs/webhooks.md (%s)', (d
     expect(won.status, won.text).toBe(200);
     await waitUntil(printed('deal.won'), 10_000, 'the receiver printing deal.won');
     expect(received('deal.updated')).toHaveLength(1);
-    await waitUntil(async () => (await runCliJson<any[]>(db.url, ['webhooks', 'attempts', webhookId!, '--json'])).length === 4, 10_000, 'four attempts logged');
+    // At least four: winning a demo deal may add its car's vehicle events.
+    await waitUntil(async () => (await runCliJson<any[]>(db.url, ['webhooks', 'attempts', webhookId!, '--json'])).length >= 4, 10_000, 'four attempts logged');
     const ok = await runCliJson<any[]>(db.url, ['webhooks', 'attempts', webhookId!, '--json']);
-    expect(ok.map((a) => [a.status_code, a.error_class, a.error_detail])).toEqual(Array.from({ length: 4 }, () => [204, null, null]));
+    expect(ok.map((a) => [a.status_code, a.error_class, a.error_detail])).toEqual(Array.from({ length: ok.length }, () => [204, null, null]));
 
     // Trouble table: the service restarted without NODE_EXTRA_CA_CERTS cannot trust the receiver.
     await server.stop('SIGTERM');

@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * Where things are: the docs, the OpenAPI document, health
-         * @description No key needed. Browsers (`Accept: text/html`) get a small HTML page with the same links.
+         * @description No key needed. Browsers (`Accept: text/html`) get the product panel (or, where it is not built, a small HTML page with the same links).
          */
         get: {
             parameters: {

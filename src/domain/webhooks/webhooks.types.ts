@@ -53,7 +53,7 @@ export interface DeliveryLogEntry {
 
 /** What the panel shows beside a webhook's configuration: its description and how it has been doing. */
 export interface WebhookHealth {
-  /** What the endpoint is for, as its owner wrote it in the panel (not part of the public API's shape); null when none. */
+  /** What the endpoint is for, as its owner wrote it (also on the webhook view itself); null when none. */
   description: string | null;
   /** Share of deliveries finished in the last 30 days that succeeded (0 to 1); null when none finished. */
   success_rate: number | null;

@@ -72,7 +72,8 @@ export function homeRoutes(version: string): FastifyPluginAsync {
         schema: {
           tags: ['Health'],
           summary: 'Where things are: the docs, the OpenAPI document, health',
-          description: 'No key needed. Browsers (`Accept: text/html`) get a small HTML page with the same links.',
+          description:
+            'No key needed. Browsers (`Accept: text/html`) get the product panel (or, where it is not built, a small HTML page with the same links).',
           response: {
             200: {
               description: 'Links to the API reference, the OpenAPI document and the health checks.',

@@ -32,6 +32,8 @@ export function vehicles(dialect: DialectName) {
         .addColumn('position', 'integer', (c) => c.notNull())
         .addPrimaryKeyConstraint('vehicle_phases_pk', ['team_id', 'name'])
         .execute();
+      // Unique (name is): lets SQLite read a phase-sorted list in board order without sorting it.
+      await sql`create unique index vehicle_phases_position_idx on vehicle_phases (team_id, position, name)`.execute(db);
       for (const [index, name] of DEFAULT_VEHICLE_PHASES.entries()) {
         await sql`insert into vehicle_phases (team_id, name, position) select id, ${name}, ${index + 1} from teams`.execute(db);
       }

@@ -4,5507 +4,5507 @@
  */
 
 export interface paths {
-    "/panel/api/session": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The signed-in user, the team and a CSRF token */
-        get: operations["getSession"];
-        put?: never;
-        /**
-         * Sign in
-         * @description Sets the `autosales_session` cookie (HttpOnly, SameSite=Lax, Secure behind HTTPS). The same message for an unknown e-mail, a wrong password and a deactivated user. Throttled per address and per e-mail.
-         */
-        post: operations["signIn"];
-        /**
-         * Sign out
-         * @description Ends the session in the database (in every process) and clears the cookie.
-         */
-        delete: operations["signOut"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+  '/panel/api/session': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/panel/api/me/password": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        /**
-         * Change my password
-         * @description Every other session of the user ends; this one goes on.
-         */
-        put: operations["changePassword"];
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    /** The signed-in user, the team and a CSRF token */
+    get: operations['getSession'];
+    put?: never;
+    /**
+     * Sign in
+     * @description Sets the `autosales_session` cookie (HttpOnly, SameSite=Lax, Secure behind HTTPS). The same message for an unknown e-mail, a wrong password and a deactivated user. Throttled per address and per e-mail.
+     */
+    post: operations['signIn'];
+    /**
+     * Sign out
+     * @description Ends the session in the database (in every process) and clears the cookie.
+     */
+    delete: operations['signOut'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/panel/api/me/password': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/panel/api/password-links/{token}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Who a one-time password link is for */
-        get: operations["getPasswordLink"];
-        put?: never;
-        /**
-         * Set the password through a one-time link (and sign in)
-         * @description The link stops working; every earlier session of the user ends; the answer is a new session, as the sign-in's.
-         */
-        post: operations["usePasswordLink"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    get?: never;
+    /**
+     * Change my password
+     * @description Every other session of the user ends; this one goes on.
+     */
+    put: operations['changePassword'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/panel/api/password-links/{token}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/panel/api/team": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The team */
-        get: operations["getTeam"];
-        /**
-         * Change the team name, alert e-mail or time zone (owner)
-         * @description The time zone is the one `autosales teams` and the financial records use: pending records move their overdue time with it.
-         */
-        put: operations["updateTeam"];
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    /** Who a one-time password link is for */
+    get: operations['getPasswordLink'];
+    put?: never;
+    /**
+     * Set the password through a one-time link (and sign in)
+     * @description The link stops working; every earlier session of the user ends; the answer is a new session, as the sign-in's.
+     */
+    post: operations['usePasswordLink'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/panel/api/team': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/panel/api/users": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The team's people */
-        get: operations["listUsers"];
-        put?: never;
-        /** Invite a person (owner): answers a one-time link to choose a password */
-        post: operations["inviteUser"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    /** The team */
+    get: operations['getTeam'];
+    /**
+     * Change the team name, alert e-mail or time zone (owner)
+     * @description The time zone is the one `autosales teams` and the financial records use: pending records move their overdue time with it.
+     */
+    put: operations['updateTeam'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/panel/api/users': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/panel/api/users/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        /**
-         * Change name or role, deactivate or reactivate a person (owner)
-         * @description Deactivating ends their sessions at once. The team always keeps an active owner.
-         */
-        put: operations["updateUser"];
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    /** The team's people */
+    get: operations['listUsers'];
+    put?: never;
+    /** Invite a person (owner): answers a one-time link to choose a password */
+    post: operations['inviteUser'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/panel/api/users/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/panel/api/users/{id}/password-link": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** A new one-time password link for a person (owner); earlier links stop working */
-        post: operations["newPasswordLink"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    get?: never;
+    /**
+     * Change name or role, deactivate or reactivate a person (owner)
+     * @description Deactivating ends their sessions at once. The team always keeps an active owner.
+     */
+    put: operations['updateUser'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/panel/api/users/{id}/password-link': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/panel/api/keys": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The team's API keys (owner), revoked ones included */
-        get: operations["listKeys"];
-        put?: never;
-        /** Create an API key (owner): the key is in this answer only */
-        post: operations["createKey"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    get?: never;
+    put?: never;
+    /** A new one-time password link for a person (owner); earlier links stop working */
+    post: operations['newPasswordLink'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/panel/api/keys': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/panel/api/keys/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /** Revoke an API key (owner): it stops working at once */
-        delete: operations["revokeKey"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    /** The team's API keys (owner), revoked ones included */
+    get: operations['listKeys'];
+    put?: never;
+    /** Create an API key (owner): the key is in this answer only */
+    post: operations['createKey'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/panel/api/keys/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/panel/api/scopes": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** API key scopes with Portuguese labels */
-        get: operations["listScopes"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Revoke an API key (owner): it stops working at once */
+    delete: operations['revokeKey'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/panel/api/scopes': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/panel/api/event-types": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Event kinds with their area and Portuguese labels */
-        get: operations["listEventTypes"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    /** API key scopes with Portuguese labels */
+    get: operations['listScopes'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/panel/api/event-types': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/panel/api/webhooks": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Webhooks with their success rate and latest delivery (manager) */
-        get: operations["listWebhooks"];
-        put?: never;
-        /** Create a webhook (owner): the answer carries its signing secret */
-        post: operations["createWebhook"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    /** Event kinds with their area and Portuguese labels */
+    get: operations['listEventTypes'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/panel/api/webhooks': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/panel/api/webhooks/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** One webhook (manager) */
-        get: operations["getWebhook"];
-        /**
-         * Change URL, description, events; enable or disable (owner)
-         * @description Disabling records why (`desativado manualmente`) and since when; enabling clears both.
-         */
-        put: operations["updateWebhook"];
-        post?: never;
-        /** Delete a webhook with its delivery log (owner) */
-        delete: operations["deleteWebhook"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    /** Webhooks with their success rate and latest delivery (manager) */
+    get: operations['listWebhooks'];
+    put?: never;
+    /** Create a webhook (owner): the answer carries its signing secret */
+    post: operations['createWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/panel/api/webhooks/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/panel/api/webhooks/{id}/secret": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Reveal the signing secret (owner) */
-        get: operations["revealWebhookSecret"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    /** One webhook (manager) */
+    get: operations['getWebhook'];
+    /**
+     * Change URL, description, events; enable or disable (owner)
+     * @description Disabling records why (`desativado manualmente`) and since when; enabling clears both.
+     */
+    put: operations['updateWebhook'];
+    post?: never;
+    /** Delete a webhook with its delivery log (owner) */
+    delete: operations['deleteWebhook'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/panel/api/webhooks/{id}/secret': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/panel/api/webhooks/{id}/rotate-secret": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Rotate the signing secret (owner): the next attempt is signed with the new one */
-        post: operations["rotateWebhookSecret"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    /** Reveal the signing secret (owner) */
+    get: operations['revealWebhookSecret'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/panel/api/webhooks/{id}/rotate-secret': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/panel/api/webhooks/{id}/test": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Send a test event to this webhook only (owner)
-         * @description A `deal.created` whose deal is a sample titled "Evento de teste do painel"; it appears in the delivery log like any other.
-         */
-        post: operations["sendTestEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    get?: never;
+    put?: never;
+    /** Rotate the signing secret (owner): the next attempt is signed with the new one */
+    post: operations['rotateWebhookSecret'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/panel/api/webhooks/{id}/test': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/panel/api/webhooks/{id}/deliveries": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The delivery log (manager): newest first, each delivery with its attempts */
-        get: operations["listWebhookDeliveries"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    get?: never;
+    put?: never;
+    /**
+     * Send a test event to this webhook only (owner)
+     * @description A `deal.created` whose deal is a sample titled "Evento de teste do painel"; it appears in the delivery log like any other.
+     */
+    post: operations['sendTestEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/panel/api/webhooks/{id}/deliveries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/panel/api/webhooks/{id}/deliveries/{deliveryId}/resend": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Send one delivery again (owner) */
-        post: operations["resendDelivery"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    /** The delivery log (manager): newest first, each delivery with its attempts */
+    get: operations['listWebhookDeliveries'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/panel/api/webhooks/{id}/deliveries/{deliveryId}/resend': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/panel/api/webhooks/{id}/recover": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Queue every event since a time that this webhook has not received (owner) */
-        post: operations["recoverWebhook"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    get?: never;
+    put?: never;
+    /** Send one delivery again (owner) */
+    post: operations['resendDelivery'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/panel/api/webhooks/{id}/recover': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    "/panel/api/boards/{board}/phases": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The phases of a board, in order */
-        get: operations["listBoardPhases"];
-        /**
-         * Replace the phases of a board: names, order, suggested probabilities (manager)
-         * @description A phase that still has records (archived ones included) cannot be removed: 422 names it with its count.
-         */
-        put: operations["replaceBoardPhases"];
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    get?: never;
+    put?: never;
+    /** Queue every event since a time that this webhook has not received (owner) */
+    post: operations['recoverWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/panel/api/boards/{board}/phases': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
+    /** The phases of a board, in order */
+    get: operations['listBoardPhases'];
+    /**
+     * Replace the phases of a board: names, order, suggested probabilities (manager)
+     * @description A phase that still has records (archived ones included) cannot be removed: 422 names it with its count.
+     */
+    put: operations['replaceBoardPhases'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
-    schemas: never;
-    responses: never;
-    parameters: never;
-    requestBodies: never;
-    headers: never;
-    pathItems: never;
+  schemas: never;
+  responses: never;
+  parameters: never;
+  requestBodies: never;
+  headers: never;
+  pathItems: never;
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    getSession: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The session is valid. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            user: {
-                                /** Format: uuid */
-                                id: string;
-                                email: string;
-                                name: string;
-                                /**
-                                 * @description owner (everything), manager (records, boards, phases), seller (records).
-                                 * @enum {unknown}
-                                 */
-                                role: "owner" | "manager" | "seller";
-                            };
-                            team: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                /** @enum {unknown} */
-                                plan: "starter" | "professional" | "autoshopping";
-                                /** @description IANA time zone of the team (America/Sao_Paulo by default). */
-                                time_zone: string;
-                            };
-                            /** @description Send it back in the X-CSRF-Token header of every POST, PUT, PATCH and DELETE of this session. */
-                            csrf_token: string;
-                        };
-                    };
-                };
-            };
-            /** @description No session, or it expired (idle or absolute), or its user was deactivated. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNAUTHORIZED",
-                     *         "message": "Sessão ausente ou expirada. Entre novamente."
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+  getSession: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    signIn: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
+    requestBody?: never;
+    responses: {
+      /** @description The session is valid. */
+      200: {
+        headers: {
+          [name: string]: unknown;
         };
-        requestBody: {
-            content: {
-                "application/json": {
-                    email: string;
-                    password: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Signed in. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            user: {
-                                /** Format: uuid */
-                                id: string;
-                                email: string;
-                                name: string;
-                                /**
-                                 * @description owner (everything), manager (records, boards, phases), seller (records).
-                                 * @enum {unknown}
-                                 */
-                                role: "owner" | "manager" | "seller";
-                            };
-                            team: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                /** @enum {unknown} */
-                                plan: "starter" | "professional" | "autoshopping";
-                                /** @description IANA time zone of the team (America/Sao_Paulo by default). */
-                                time_zone: string;
-                            };
-                            /** @description Send it back in the X-CSRF-Token header of every POST, PUT, PATCH and DELETE of this session. */
-                            csrf_token: string;
-                        };
-                    };
-                };
-            };
-            /** @description Malformed body. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_ERROR",
-                     *         "message": "Campo 'email' é obrigatório"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description Wrong e-mail or password. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNAUTHORIZED",
-                     *         "message": "E-mail ou senha inválidos."
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description Too many attempts from this address or for this e-mail. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "RATE_LIMIT_EXCEEDED",
-                     *         "message": "Limite de requisições excedido. Tente novamente em 42 s."
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
-    };
-    signOut: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Done; no body. */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description No session, or it expired (idle or absolute), or its user was deactivated. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNAUTHORIZED",
-                     *         "message": "Sessão ausente ou expirada. Entre novamente."
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description X-CSRF-Token missing or not a token of this session. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "CSRF_INVALID",
-                     *         "message": "Token CSRF ausente ou inválido. Recarregue a página e tente de novo."
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
-    };
-    changePassword: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    current_password: string;
-                    new_password: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Done; no body. */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Wrong current password, or a new one that is too short. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description No session, or it expired (idle or absolute), or its user was deactivated. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNAUTHORIZED",
-                     *         "message": "Sessão ausente ou expirada. Entre novamente."
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description X-CSRF-Token missing or not a token of this session. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "CSRF_INVALID",
-                     *         "message": "Token CSRF ausente ou inválido. Recarregue a página e tente de novo."
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
-    };
-    getPasswordLink: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                token: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The link works. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            email: string;
-                            name: string;
-                        };
-                    };
-                };
-            };
-            /** @description Unknown, used or expired link. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "NOT_FOUND",
-                     *         "message": "Link inválido ou expirado. Peça um novo link a quem administra a equipe."
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
-    };
-    usePasswordLink: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                token: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    password: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Password set; signed in. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            user: {
-                                /** Format: uuid */
-                                id: string;
-                                email: string;
-                                name: string;
-                                /**
-                                 * @description owner (everything), manager (records, boards, phases), seller (records).
-                                 * @enum {unknown}
-                                 */
-                                role: "owner" | "manager" | "seller";
-                            };
-                            team: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                /** @enum {unknown} */
-                                plan: "starter" | "professional" | "autoshopping";
-                                /** @description IANA time zone of the team (America/Sao_Paulo by default). */
-                                time_zone: string;
-                            };
-                            /** @description Send it back in the X-CSRF-Token header of every POST, PUT, PATCH and DELETE of this session. */
-                            csrf_token: string;
-                        };
-                    };
-                };
-            };
-            /** @description Password too short. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_ERROR",
-                     *         "message": "A senha deve ter pelo menos 10 caracteres"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description Unknown, used or expired link. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "NOT_FOUND",
-                     *         "message": "Link inválido ou expirado. Peça um novo link a quem administra a equipe."
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
-    };
-    getTeam: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            /** @enum {unknown} */
-                            plan: "starter" | "professional" | "autoshopping";
-                            alert_email: string | null;
-                            /** @description IANA time zone (America/Sao_Paulo by default): due dates and overdue records follow it. */
-                            time_zone: string;
-                            /** @example 2026-11-22T14:03:27Z */
-                            created_at: string;
-                        };
-                    };
-                };
-            };
-            /** @description No session, or it expired. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNAUTHORIZED",
-                     *         "message": "Sessão ausente ou expirada. Entre novamente."
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
-    };
-    updateTeam: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    name?: string;
-                    alert_email?: string | null;
-                    /** @description IANA name, e.g. America/Manaus. */
-                    time_zone?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            /** @enum {unknown} */
-                            plan: "starter" | "professional" | "autoshopping";
-                            alert_email: string | null;
-                            /** @description IANA time zone (America/Sao_Paulo by default): due dates and overdue records follow it. */
-                            time_zone: string;
-                            /** @example 2026-11-22T14:03:27Z */
-                            created_at: string;
-                        };
-                    };
-                };
-            };
-            /** @description Invalid body (first problem found). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description No session, or it expired. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNAUTHORIZED",
-                     *         "message": "Sessão ausente ou expirada. Entre novamente."
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
-    };
-    listUsers: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            team_id: string;
-                            email: string;
-                            name: string;
-                            /**
-                             * @description owner (everything), manager (records, boards, phases), seller (records).
-                             * @enum {unknown}
-                             */
-                            role: "owner" | "manager" | "seller";
-                            active: boolean;
-                            /** @description False until an invited user follows their link. */
-                            has_password: boolean;
-                            /** @example 2026-11-22T14:03:27Z */
-                            deactivated_at: string | null;
-                            /** @example 2026-11-22T14:03:27Z */
-                            created_at: string;
-                            /** @example 2026-11-22T14:03:27Z */
-                            updated_at: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description No session, or it expired. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNAUTHORIZED",
-                     *         "message": "Sessão ausente ou expirada. Entre novamente."
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
-    };
-    inviteUser: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    email: string;
-                    name: string;
-                    /** @enum {unknown} */
-                    role: "owner" | "manager" | "seller";
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            team_id: string;
-                            email: string;
-                            name: string;
-                            /**
-                             * @description owner (everything), manager (records, boards, phases), seller (records).
-                             * @enum {unknown}
-                             */
-                            role: "owner" | "manager" | "seller";
-                            active: boolean;
-                            /** @description False until an invited user follows their link. */
-                            has_password: boolean;
-                            /** @example 2026-11-22T14:03:27Z */
-                            deactivated_at: string | null;
-                            /** @example 2026-11-22T14:03:27Z */
-                            created_at: string;
-                            /** @example 2026-11-22T14:03:27Z */
-                            updated_at: string;
-                            /** @description One-time link (72 h) for the person to choose a password; shown once. */
-                            set_password_url: string;
-                            /** @example 2026-11-22T14:03:27Z */
-                            set_password_expires_at: string;
-                        };
-                    };
-                };
-            };
-            /** @description Invalid body (first problem found). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description No session, or it expired. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNAUTHORIZED",
-                     *         "message": "Sessão ausente ou expirada. Entre novamente."
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description E-mail already used. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "DUPLICATE_ENTRY",
-                     *         "message": "E-mail já cadastrado"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
-    };
-    updateUser: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              user: {
+                /** Format: uuid */
                 id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    name?: string;
-                    /** @enum {unknown} */
-                    role?: "owner" | "manager" | "seller";
-                    active?: boolean;
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            team_id: string;
-                            email: string;
-                            name: string;
-                            /**
-                             * @description owner (everything), manager (records, boards, phases), seller (records).
-                             * @enum {unknown}
-                             */
-                            role: "owner" | "manager" | "seller";
-                            active: boolean;
-                            /** @description False until an invited user follows their link. */
-                            has_password: boolean;
-                            /** @example 2026-11-22T14:03:27Z */
-                            deactivated_at: string | null;
-                            /** @example 2026-11-22T14:03:27Z */
-                            created_at: string;
-                            /** @example 2026-11-22T14:03:27Z */
-                            updated_at: string;
-                        };
-                    };
-                };
-            };
-            /** @description Invalid body (first problem found). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_ERROR",
-                     *         "message": "O nome é obrigatório"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description No session, or it expired. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNAUTHORIZED",
-                     *         "message": "Sessão ausente ou expirada. Entre novamente."
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description Not a person of this team. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "NOT_FOUND",
-                     *         "message": "Usuário não encontrado"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description The last active owner cannot stop being one. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_ERROR",
-                     *         "message": "A equipe precisa de pelo menos um dono ativo"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
-    };
-    newPasswordLink: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+                email: string;
+                name: string;
+                /**
+                 * @description owner (everything), manager (records, boards, phases), seller (records).
+                 * @enum {unknown}
+                 */
+                role: 'owner' | 'manager' | 'seller';
+              };
+              team: {
+                /** Format: uuid */
                 id: string;
+                name: string;
+                /** @enum {unknown} */
+                plan: 'starter' | 'professional' | 'autoshopping';
+                /** @description IANA time zone of the team (America/Sao_Paulo by default). */
+                time_zone: string;
+              };
+              /** @description Send it back in the X-CSRF-Token header of every POST, PUT, PATCH and DELETE of this session. */
+              csrf_token: string;
             };
-            cookie?: never;
+          };
         };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            set_password_url: string;
-                            /** @example 2026-11-22T14:03:27Z */
-                            set_password_expires_at: string;
-                        };
-                    };
-                };
-            };
-            /** @description No session, or it expired. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNAUTHORIZED",
-                     *         "message": "Sessão ausente ou expirada. Entre novamente."
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description Not a person of this team. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "NOT_FOUND",
-                     *         "message": "Usuário não encontrado"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
+      };
+      /** @description No session, or it expired (idle or absolute), or its user was deactivated. */
+      401: {
+        headers: {
+          [name: string]: unknown;
         };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Sessão ausente ou expirada. Entre novamente."
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
     };
-    listKeys: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string | null;
-                            /** @description First characters of the key, to recognise it. */
-                            prefix: string;
-                            scopes: string[];
-                            /** @example 2026-11-22T14:03:27Z */
-                            created_at: string;
-                            /** @example 2026-11-22T14:03:27Z */
-                            last_used_at: string | null;
-                            /** @example 2026-11-22T14:03:27Z */
-                            revoked_at: string | null;
-                        }[];
-                    };
-                };
-            };
-            /** @description No session, or it expired. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNAUTHORIZED",
-                     *         "message": "Sessão ausente ou expirada. Entre novamente."
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+  };
+  signIn: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    createKey: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
+    requestBody: {
+      content: {
+        'application/json': {
+          email: string;
+          password: string;
         };
-        requestBody: {
-            content: {
-                "application/json": {
-                    name: string;
-                    scopes: string[];
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string | null;
-                            /** @description First characters of the key, to recognise it. */
-                            prefix: string;
-                            scopes: string[];
-                            /** @example 2026-11-22T14:03:27Z */
-                            created_at: string;
-                            /** @example 2026-11-22T14:03:27Z */
-                            last_used_at: string | null;
-                            /** @example 2026-11-22T14:03:27Z */
-                            revoked_at: string | null;
-                            /** @description The key itself: shown this once, never again. */
-                            key: string;
-                        };
-                    };
-                };
-            };
-            /** @description Invalid body (first problem found). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_ERROR",
-                     *         "message": "Escopo inválido: x. Use: deals:read, …"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description No session, or it expired. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNAUTHORIZED",
-                     *         "message": "Sessão ausente ou expirada. Entre novamente."
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+      };
     };
-    revokeKey: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+    responses: {
+      /** @description Signed in. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              user: {
+                /** Format: uuid */
                 id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Done; no body. */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description No session, or it expired. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNAUTHORIZED",
-                     *         "message": "Sessão ausente ou expirada. Entre novamente."
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description Not a key of this team. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "NOT_FOUND",
-                     *         "message": "Chave de API não encontrada"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
-    };
-    listScopes: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            scope: string;
-                            label: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description No session, or it expired. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNAUTHORIZED",
-                     *         "message": "Sessão ausente ou expirada. Entre novamente."
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
-    };
-    listEventTypes: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            type: string;
-                            /** @description deal, client, vehicle, activity, financial */
-                            area: string;
-                            area_label: string;
-                            label: string;
-                            /** @description False for kinds the contract announces that nothing emits yet. */
-                            emitted: boolean;
-                        }[];
-                    };
-                };
-            };
-            /** @description No session, or it expired. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNAUTHORIZED",
-                     *         "message": "Sessão ausente ou expirada. Entre novamente."
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
-    };
-    listWebhooks: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            url: string;
-                            description: string | null;
-                            /** @description Subscribed kinds; empty means every kind. */
-                            events: string[];
-                            enabled: boolean;
-                            /** @enum {unknown} */
-                            status: "enabled" | "disabled";
-                            /** @description Why it is disabled (manually, or after repeated failures). */
-                            disabled_reason: string | null;
-                            /** @example 2026-11-22T14:03:27Z */
-                            disabled_at: string | null;
-                            /** @example 2026-11-22T14:03:27Z */
-                            created_at: string;
-                            /** @example 2026-11-22T14:03:27Z */
-                            updated_at: string;
-                            /** @description Share of deliveries finished in the last 30 days that succeeded. */
-                            success_rate: number | null;
-                            /** @example 2026-11-22T14:03:27Z */
-                            last_delivery_at: string | null;
-                            /** @description HTTP status of the latest attempt; null without an answer. */
-                            last_delivery_status: number | null;
-                            last_delivery_ok: boolean | null;
-                        }[];
-                    };
-                };
-            };
-            /** @description No session, or it expired. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNAUTHORIZED",
-                     *         "message": "Sessão ausente ou expirada. Entre novamente."
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description Not a webhook of this team. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "NOT_FOUND",
-                     *         "message": "Webhook não encontrado"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
-    };
-    createWebhook: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    url: string;
-                    description?: string | null;
-                    events?: string[];
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            url: string;
-                            description: string | null;
-                            /** @description Subscribed kinds; empty means every kind. */
-                            events: string[];
-                            enabled: boolean;
-                            /** @enum {unknown} */
-                            status: "enabled" | "disabled";
-                            /** @description Why it is disabled (manually, or after repeated failures). */
-                            disabled_reason: string | null;
-                            /** @example 2026-11-22T14:03:27Z */
-                            disabled_at: string | null;
-                            /** @example 2026-11-22T14:03:27Z */
-                            created_at: string;
-                            /** @example 2026-11-22T14:03:27Z */
-                            updated_at: string;
-                            /** @description Share of deliveries finished in the last 30 days that succeeded. */
-                            success_rate: number | null;
-                            /** @example 2026-11-22T14:03:27Z */
-                            last_delivery_at: string | null;
-                            /** @description HTTP status of the latest attempt; null without an answer. */
-                            last_delivery_status: number | null;
-                            last_delivery_ok: boolean | null;
-                            /** @description The signing secret (whsec_…). */
-                            secret: string;
-                        };
-                    };
-                };
-            };
-            /** @description Invalid body (first problem found). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description No session, or it expired. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNAUTHORIZED",
-                     *         "message": "Sessão ausente ou expirada. Entre novamente."
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description Not a webhook of this team. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "NOT_FOUND",
-                     *         "message": "Webhook não encontrado"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
-    };
-    getWebhook: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+                email: string;
+                name: string;
+                /**
+                 * @description owner (everything), manager (records, boards, phases), seller (records).
+                 * @enum {unknown}
+                 */
+                role: 'owner' | 'manager' | 'seller';
+              };
+              team: {
+                /** Format: uuid */
                 id: string;
+                name: string;
+                /** @enum {unknown} */
+                plan: 'starter' | 'professional' | 'autoshopping';
+                /** @description IANA time zone of the team (America/Sao_Paulo by default). */
+                time_zone: string;
+              };
+              /** @description Send it back in the X-CSRF-Token header of every POST, PUT, PATCH and DELETE of this session. */
+              csrf_token: string;
             };
-            cookie?: never;
+          };
         };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            url: string;
-                            description: string | null;
-                            /** @description Subscribed kinds; empty means every kind. */
-                            events: string[];
-                            enabled: boolean;
-                            /** @enum {unknown} */
-                            status: "enabled" | "disabled";
-                            /** @description Why it is disabled (manually, or after repeated failures). */
-                            disabled_reason: string | null;
-                            /** @example 2026-11-22T14:03:27Z */
-                            disabled_at: string | null;
-                            /** @example 2026-11-22T14:03:27Z */
-                            created_at: string;
-                            /** @example 2026-11-22T14:03:27Z */
-                            updated_at: string;
-                            /** @description Share of deliveries finished in the last 30 days that succeeded. */
-                            success_rate: number | null;
-                            /** @example 2026-11-22T14:03:27Z */
-                            last_delivery_at: string | null;
-                            /** @description HTTP status of the latest attempt; null without an answer. */
-                            last_delivery_status: number | null;
-                            last_delivery_ok: boolean | null;
-                        };
-                    };
-                };
-            };
-            /** @description No session, or it expired. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNAUTHORIZED",
-                     *         "message": "Sessão ausente ou expirada. Entre novamente."
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description Not a webhook of this team. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "NOT_FOUND",
-                     *         "message": "Webhook não encontrado"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
+      };
+      /** @description Malformed body. */
+      400: {
+        headers: {
+          [name: string]: unknown;
         };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "Campo 'email' é obrigatório"
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+      /** @description Wrong e-mail or password. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "E-mail ou senha inválidos."
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+      /** @description Too many attempts from this address or for this e-mail. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "RATE_LIMIT_EXCEEDED",
+           *         "message": "Limite de requisições excedido. Tente novamente em 42 s."
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
     };
-    updateWebhook: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+  };
+  signOut: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done; no body. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description No session, or it expired (idle or absolute), or its user was deactivated. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Sessão ausente ou expirada. Entre novamente."
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+      /** @description X-CSRF-Token missing or not a token of this session. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "CSRF_INVALID",
+           *         "message": "Token CSRF ausente ou inválido. Recarregue a página e tente de novo."
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  changePassword: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          current_password: string;
+          new_password: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Done; no body. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Wrong current password, or a new one that is too short. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+      /** @description No session, or it expired (idle or absolute), or its user was deactivated. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Sessão ausente ou expirada. Entre novamente."
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+      /** @description X-CSRF-Token missing or not a token of this session. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "CSRF_INVALID",
+           *         "message": "Token CSRF ausente ou inválido. Recarregue a página e tente de novo."
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  getPasswordLink: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        token: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The link works. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              email: string;
+              name: string;
+            };
+          };
+        };
+      };
+      /** @description Unknown, used or expired link. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Link inválido ou expirado. Peça um novo link a quem administra a equipe."
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  usePasswordLink: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        token: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          password: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Password set; signed in. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              user: {
+                /** Format: uuid */
                 id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    url?: string;
-                    description?: string | null;
-                    events?: string[];
-                    enabled?: boolean;
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            url: string;
-                            description: string | null;
-                            /** @description Subscribed kinds; empty means every kind. */
-                            events: string[];
-                            enabled: boolean;
-                            /** @enum {unknown} */
-                            status: "enabled" | "disabled";
-                            /** @description Why it is disabled (manually, or after repeated failures). */
-                            disabled_reason: string | null;
-                            /** @example 2026-11-22T14:03:27Z */
-                            disabled_at: string | null;
-                            /** @example 2026-11-22T14:03:27Z */
-                            created_at: string;
-                            /** @example 2026-11-22T14:03:27Z */
-                            updated_at: string;
-                            /** @description Share of deliveries finished in the last 30 days that succeeded. */
-                            success_rate: number | null;
-                            /** @example 2026-11-22T14:03:27Z */
-                            last_delivery_at: string | null;
-                            /** @description HTTP status of the latest attempt; null without an answer. */
-                            last_delivery_status: number | null;
-                            last_delivery_ok: boolean | null;
-                        };
-                    };
-                };
-            };
-            /** @description Invalid body (first problem found). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description No session, or it expired. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNAUTHORIZED",
-                     *         "message": "Sessão ausente ou expirada. Entre novamente."
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description Not a webhook of this team. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "NOT_FOUND",
-                     *         "message": "Webhook não encontrado"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
-    };
-    deleteWebhook: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
+                email: string;
+                name: string;
+                /**
+                 * @description owner (everything), manager (records, boards, phases), seller (records).
+                 * @enum {unknown}
+                 */
+                role: 'owner' | 'manager' | 'seller';
+              };
+              team: {
+                /** Format: uuid */
                 id: string;
+                name: string;
+                /** @enum {unknown} */
+                plan: 'starter' | 'professional' | 'autoshopping';
+                /** @description IANA time zone of the team (America/Sao_Paulo by default). */
+                time_zone: string;
+              };
+              /** @description Send it back in the X-CSRF-Token header of every POST, PUT, PATCH and DELETE of this session. */
+              csrf_token: string;
             };
-            cookie?: never;
+          };
         };
-        requestBody?: never;
-        responses: {
-            /** @description Done; no body. */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description No session, or it expired. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNAUTHORIZED",
-                     *         "message": "Sessão ausente ou expirada. Entre novamente."
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description Not a webhook of this team. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "NOT_FOUND",
-                     *         "message": "Webhook não encontrado"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
+      };
+      /** @description Password too short. */
+      400: {
+        headers: {
+          [name: string]: unknown;
         };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "A senha deve ter pelo menos 10 caracteres"
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+      /** @description Unknown, used or expired link. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Link inválido ou expirado. Peça um novo link a quem administra a equipe."
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
     };
-    revealWebhookSecret: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            secret: string;
-                        };
-                    };
-                };
-            };
-            /** @description No session, or it expired. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNAUTHORIZED",
-                     *         "message": "Sessão ausente ou expirada. Entre novamente."
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description Not a webhook of this team. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "NOT_FOUND",
-                     *         "message": "Webhook não encontrado"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+  };
+  getTeam: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    rotateWebhookSecret: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
         };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            url: string;
-                            description: string | null;
-                            /** @description Subscribed kinds; empty means every kind. */
-                            events: string[];
-                            enabled: boolean;
-                            /** @enum {unknown} */
-                            status: "enabled" | "disabled";
-                            /** @description Why it is disabled (manually, or after repeated failures). */
-                            disabled_reason: string | null;
-                            /** @example 2026-11-22T14:03:27Z */
-                            disabled_at: string | null;
-                            /** @example 2026-11-22T14:03:27Z */
-                            created_at: string;
-                            /** @example 2026-11-22T14:03:27Z */
-                            updated_at: string;
-                            /** @description Share of deliveries finished in the last 30 days that succeeded. */
-                            success_rate: number | null;
-                            /** @example 2026-11-22T14:03:27Z */
-                            last_delivery_at: string | null;
-                            /** @description HTTP status of the latest attempt; null without an answer. */
-                            last_delivery_status: number | null;
-                            last_delivery_ok: boolean | null;
-                            /** @description The signing secret (whsec_…). */
-                            secret: string;
-                        };
-                    };
-                };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              /** Format: uuid */
+              id: string;
+              name: string;
+              /** @enum {unknown} */
+              plan: 'starter' | 'professional' | 'autoshopping';
+              alert_email: string | null;
+              /** @description IANA time zone (America/Sao_Paulo by default): due dates and overdue records follow it. */
+              time_zone: string;
+              /** @example 2026-11-22T14:03:27Z */
+              created_at: string;
             };
-            /** @description No session, or it expired. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNAUTHORIZED",
-                     *         "message": "Sessão ausente ou expirada. Entre novamente."
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description Not a webhook of this team. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "NOT_FOUND",
-                     *         "message": "Webhook não encontrado"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
+          };
         };
+      };
+      /** @description No session, or it expired. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Sessão ausente ou expirada. Entre novamente."
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+      /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
     };
-    sendTestEvent: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            202: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            event_id: string;
-                            webhook_ids: string[];
-                        };
-                    };
-                };
-            };
-            /** @description No session, or it expired. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNAUTHORIZED",
-                     *         "message": "Sessão ausente ou expirada. Entre novamente."
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description Not a webhook of this team. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "NOT_FOUND",
-                     *         "message": "Webhook não encontrado"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description The webhook is disabled. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_ERROR",
-                     *         "message": "Ative o webhook para enviar um evento de teste"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+  };
+  updateTeam: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    listWebhookDeliveries: {
-        parameters: {
-            query?: {
-                page?: number;
-                limit?: number;
-            };
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
+    requestBody: {
+      content: {
+        'application/json': {
+          name?: string;
+          alert_email?: string | null;
+          /** @description IANA name, e.g. America/Manaus. */
+          time_zone?: string;
         };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            event_id: string;
-                            event_type: string;
-                            /** @enum {unknown} */
-                            status: "pending" | "succeeded" | "failed";
-                            attempts_count: number;
-                            /** @example 2026-11-22T14:03:27Z */
-                            next_attempt_at: string | null;
-                            /** @example 2026-11-22T14:03:27Z */
-                            last_attempt_at: string | null;
-                            /** @example 2026-11-22T14:03:27Z */
-                            completed_at: string | null;
-                            /** @example 2026-11-22T14:03:27Z */
-                            created_at: string;
-                            attempts: {
-                                attempt: number;
-                                /** @example 2026-11-22T14:03:27Z */
-                                attempted_at: string;
-                                status_code: number | null;
-                                error_class: string | null;
-                                duration_ms: number;
-                                /** @description The start of the answer body. */
-                                response_body: string | null;
-                                /** @example 2026-11-22T14:03:27Z */
-                                next_attempt_at: string | null;
-                            }[];
-                        }[];
-                        pagination: {
-                            page: number;
-                            limit: number;
-                            total: number;
-                            pages: number;
-                        };
-                    };
-                };
-            };
-            /** @description No session, or it expired. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNAUTHORIZED",
-                     *         "message": "Sessão ausente ou expirada. Entre novamente."
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description Not a webhook of this team. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "NOT_FOUND",
-                     *         "message": "Webhook não encontrado"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+      };
     };
-    resendDelivery: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-                deliveryId: string;
-            };
-            cookie?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
         };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            202: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            event_id: string;
-                            webhook_ids: string[];
-                        };
-                    };
-                };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              /** Format: uuid */
+              id: string;
+              name: string;
+              /** @enum {unknown} */
+              plan: 'starter' | 'professional' | 'autoshopping';
+              alert_email: string | null;
+              /** @description IANA time zone (America/Sao_Paulo by default): due dates and overdue records follow it. */
+              time_zone: string;
+              /** @example 2026-11-22T14:03:27Z */
+              created_at: string;
             };
-            /** @description No session, or it expired. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNAUTHORIZED",
-                     *         "message": "Sessão ausente ou expirada. Entre novamente."
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description Not a webhook of this team. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "NOT_FOUND",
-                     *         "message": "Webhook não encontrado"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
+          };
         };
+      };
+      /** @description Invalid body (first problem found). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+      /** @description No session, or it expired. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Sessão ausente ou expirada. Entre novamente."
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+      /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
     };
-    recoverWebhook: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /**
-                     * Format: date-time
-                     * @description ISO 8601, e.g. 2026-11-22T10:00:00Z
-                     */
-                    since: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            202: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            /** Format: uuid */
-                            webhook_id: string;
-                            queued: number;
-                        };
-                    };
-                };
-            };
-            /** @description `since` is not an ISO 8601 date-time. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_ERROR",
-                     *         "message": "Campo 'since' inválido"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description No session, or it expired. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNAUTHORIZED",
-                     *         "message": "Sessão ausente ou expirada. Entre novamente."
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description Not a webhook of this team. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "NOT_FOUND",
-                     *         "message": "Webhook não encontrado"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+  };
+  listUsers: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
-    listBoardPhases: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description deals (the pipeline) or vehicles (the vehicle board). */
-                board: string;
-            };
-            cookie?: never;
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
         };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            name: string;
-                            position: number;
-                            /** @description Suggested win probability, percent (deal pipeline only). */
-                            probability?: number;
-                        }[];
-                    };
-                };
-            };
-            /** @description Unknown board, or an invalid phase list. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description No session, or it expired. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNAUTHORIZED",
-                     *         "message": "Sessão ausente ou expirada. Entre novamente."
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              /** Format: uuid */
+              id: string;
+              /** Format: uuid */
+              team_id: string;
+              email: string;
+              name: string;
+              /**
+               * @description owner (everything), manager (records, boards, phases), seller (records).
+               * @enum {unknown}
+               */
+              role: 'owner' | 'manager' | 'seller';
+              active: boolean;
+              /** @description False until an invited user follows their link. */
+              has_password: boolean;
+              /** @example 2026-11-22T14:03:27Z */
+              deactivated_at: string | null;
+              /** @example 2026-11-22T14:03:27Z */
+              created_at: string;
+              /** @example 2026-11-22T14:03:27Z */
+              updated_at: string;
+            }[];
+          };
         };
+      };
+      /** @description No session, or it expired. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Sessão ausente ou expirada. Entre novamente."
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+      /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
     };
-    replaceBoardPhases: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description deals (the pipeline) or vehicles (the vehicle board). */
-                board: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @description The whole board, in order: renaming is removing one name and adding another. */
-                    phases: {
-                        name: string;
-                        /** @description Deal pipeline only; a kept phase without one keeps its own. */
-                        probability?: number;
-                    }[];
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            name: string;
-                            position: number;
-                            /** @description Suggested win probability, percent (deal pipeline only). */
-                            probability?: number;
-                        }[];
-                    };
-                };
-            };
-            /** @description Unknown board, or an invalid phase list. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description No session, or it expired. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNAUTHORIZED",
-                     *         "message": "Sessão ausente ou expirada. Entre novamente."
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description A removed phase still has records. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_ERROR",
-                     *         "message": "Fase em uso não pode ser removida: 'proposta' (2 negócios). Mova esses registros para outra fase antes de removê-la."
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
-                            code: string;
-                            /** @description What went wrong, in Portuguese. */
-                            message: string;
-                            /**
-                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
-                             * @example phase
-                             */
-                            field?: string;
-                            /**
-                             * @description Addition to the contract: machine-readable detail of some errors.
-                             * @example {
-                             *       "allowed": [
-                             *         "lead",
-                             *         "qualificado",
-                             *         "proposta",
-                             *         "negociacao",
-                             *         "fechamento"
-                             *       ]
-                             *     }
-                             */
-                            details?: {
-                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
-                                allowed?: string[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+  };
+  inviteUser: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
+    requestBody: {
+      content: {
+        'application/json': {
+          email: string;
+          name: string;
+          /** @enum {unknown} */
+          role: 'owner' | 'manager' | 'seller';
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              /** Format: uuid */
+              id: string;
+              /** Format: uuid */
+              team_id: string;
+              email: string;
+              name: string;
+              /**
+               * @description owner (everything), manager (records, boards, phases), seller (records).
+               * @enum {unknown}
+               */
+              role: 'owner' | 'manager' | 'seller';
+              active: boolean;
+              /** @description False until an invited user follows their link. */
+              has_password: boolean;
+              /** @example 2026-11-22T14:03:27Z */
+              deactivated_at: string | null;
+              /** @example 2026-11-22T14:03:27Z */
+              created_at: string;
+              /** @example 2026-11-22T14:03:27Z */
+              updated_at: string;
+              /** @description One-time link (72 h) for the person to choose a password; shown once. */
+              set_password_url: string;
+              /** @example 2026-11-22T14:03:27Z */
+              set_password_expires_at: string;
+            };
+          };
+        };
+      };
+      /** @description Invalid body (first problem found). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+      /** @description No session, or it expired. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Sessão ausente ou expirada. Entre novamente."
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+      /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+      /** @description E-mail already used. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "DUPLICATE_ENTRY",
+           *         "message": "E-mail já cadastrado"
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  updateUser: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          name?: string;
+          /** @enum {unknown} */
+          role?: 'owner' | 'manager' | 'seller';
+          active?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              /** Format: uuid */
+              id: string;
+              /** Format: uuid */
+              team_id: string;
+              email: string;
+              name: string;
+              /**
+               * @description owner (everything), manager (records, boards, phases), seller (records).
+               * @enum {unknown}
+               */
+              role: 'owner' | 'manager' | 'seller';
+              active: boolean;
+              /** @description False until an invited user follows their link. */
+              has_password: boolean;
+              /** @example 2026-11-22T14:03:27Z */
+              deactivated_at: string | null;
+              /** @example 2026-11-22T14:03:27Z */
+              created_at: string;
+              /** @example 2026-11-22T14:03:27Z */
+              updated_at: string;
+            };
+          };
+        };
+      };
+      /** @description Invalid body (first problem found). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "O nome é obrigatório"
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+      /** @description No session, or it expired. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Sessão ausente ou expirada. Entre novamente."
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+      /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+      /** @description Not a person of this team. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Usuário não encontrado"
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+      /** @description The last active owner cannot stop being one. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "A equipe precisa de pelo menos um dono ativo"
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  newPasswordLink: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              set_password_url: string;
+              /** @example 2026-11-22T14:03:27Z */
+              set_password_expires_at: string;
+            };
+          };
+        };
+      };
+      /** @description No session, or it expired. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Sessão ausente ou expirada. Entre novamente."
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+      /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+      /** @description Not a person of this team. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Usuário não encontrado"
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  listKeys: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              /** Format: uuid */
+              id: string;
+              name: string | null;
+              /** @description First characters of the key, to recognise it. */
+              prefix: string;
+              scopes: string[];
+              /** @example 2026-11-22T14:03:27Z */
+              created_at: string;
+              /** @example 2026-11-22T14:03:27Z */
+              last_used_at: string | null;
+              /** @example 2026-11-22T14:03:27Z */
+              revoked_at: string | null;
+            }[];
+          };
+        };
+      };
+      /** @description No session, or it expired. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Sessão ausente ou expirada. Entre novamente."
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+      /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  createKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          name: string;
+          scopes: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              /** Format: uuid */
+              id: string;
+              name: string | null;
+              /** @description First characters of the key, to recognise it. */
+              prefix: string;
+              scopes: string[];
+              /** @example 2026-11-22T14:03:27Z */
+              created_at: string;
+              /** @example 2026-11-22T14:03:27Z */
+              last_used_at: string | null;
+              /** @example 2026-11-22T14:03:27Z */
+              revoked_at: string | null;
+              /** @description The key itself: shown this once, never again. */
+              key: string;
+            };
+          };
+        };
+      };
+      /** @description Invalid body (first problem found). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "Escopo inválido: x. Use: deals:read, …"
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+      /** @description No session, or it expired. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Sessão ausente ou expirada. Entre novamente."
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+      /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  revokeKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done; no body. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description No session, or it expired. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Sessão ausente ou expirada. Entre novamente."
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+      /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+      /** @description Not a key of this team. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Chave de API não encontrada"
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  listScopes: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              scope: string;
+              label: string;
+            }[];
+          };
+        };
+      };
+      /** @description No session, or it expired. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Sessão ausente ou expirada. Entre novamente."
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+      /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  listEventTypes: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              type: string;
+              /** @description deal, client, vehicle, activity, financial */
+              area: string;
+              area_label: string;
+              label: string;
+              /** @description False for kinds the contract announces that nothing emits yet. */
+              emitted: boolean;
+            }[];
+          };
+        };
+      };
+      /** @description No session, or it expired. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Sessão ausente ou expirada. Entre novamente."
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+      /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  listWebhooks: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              /** Format: uuid */
+              id: string;
+              url: string;
+              description: string | null;
+              /** @description Subscribed kinds; empty means every kind. */
+              events: string[];
+              enabled: boolean;
+              /** @enum {unknown} */
+              status: 'enabled' | 'disabled';
+              /** @description Why it is disabled (manually, or after repeated failures). */
+              disabled_reason: string | null;
+              /** @example 2026-11-22T14:03:27Z */
+              disabled_at: string | null;
+              /** @example 2026-11-22T14:03:27Z */
+              created_at: string;
+              /** @example 2026-11-22T14:03:27Z */
+              updated_at: string;
+              /** @description Share of deliveries finished in the last 30 days that succeeded. */
+              success_rate: number | null;
+              /** @example 2026-11-22T14:03:27Z */
+              last_delivery_at: string | null;
+              /** @description HTTP status of the latest attempt; null without an answer. */
+              last_delivery_status: number | null;
+              last_delivery_ok: boolean | null;
+            }[];
+          };
+        };
+      };
+      /** @description No session, or it expired. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Sessão ausente ou expirada. Entre novamente."
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+      /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+      /** @description Not a webhook of this team. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Webhook não encontrado"
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  createWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          url: string;
+          description?: string | null;
+          events?: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              /** Format: uuid */
+              id: string;
+              url: string;
+              description: string | null;
+              /** @description Subscribed kinds; empty means every kind. */
+              events: string[];
+              enabled: boolean;
+              /** @enum {unknown} */
+              status: 'enabled' | 'disabled';
+              /** @description Why it is disabled (manually, or after repeated failures). */
+              disabled_reason: string | null;
+              /** @example 2026-11-22T14:03:27Z */
+              disabled_at: string | null;
+              /** @example 2026-11-22T14:03:27Z */
+              created_at: string;
+              /** @example 2026-11-22T14:03:27Z */
+              updated_at: string;
+              /** @description Share of deliveries finished in the last 30 days that succeeded. */
+              success_rate: number | null;
+              /** @example 2026-11-22T14:03:27Z */
+              last_delivery_at: string | null;
+              /** @description HTTP status of the latest attempt; null without an answer. */
+              last_delivery_status: number | null;
+              last_delivery_ok: boolean | null;
+              /** @description The signing secret (whsec_…). */
+              secret: string;
+            };
+          };
+        };
+      };
+      /** @description Invalid body (first problem found). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+      /** @description No session, or it expired. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Sessão ausente ou expirada. Entre novamente."
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+      /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+      /** @description Not a webhook of this team. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Webhook não encontrado"
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  getWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              /** Format: uuid */
+              id: string;
+              url: string;
+              description: string | null;
+              /** @description Subscribed kinds; empty means every kind. */
+              events: string[];
+              enabled: boolean;
+              /** @enum {unknown} */
+              status: 'enabled' | 'disabled';
+              /** @description Why it is disabled (manually, or after repeated failures). */
+              disabled_reason: string | null;
+              /** @example 2026-11-22T14:03:27Z */
+              disabled_at: string | null;
+              /** @example 2026-11-22T14:03:27Z */
+              created_at: string;
+              /** @example 2026-11-22T14:03:27Z */
+              updated_at: string;
+              /** @description Share of deliveries finished in the last 30 days that succeeded. */
+              success_rate: number | null;
+              /** @example 2026-11-22T14:03:27Z */
+              last_delivery_at: string | null;
+              /** @description HTTP status of the latest attempt; null without an answer. */
+              last_delivery_status: number | null;
+              last_delivery_ok: boolean | null;
+            };
+          };
+        };
+      };
+      /** @description No session, or it expired. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Sessão ausente ou expirada. Entre novamente."
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+      /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+      /** @description Not a webhook of this team. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Webhook não encontrado"
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  updateWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          url?: string;
+          description?: string | null;
+          events?: string[];
+          enabled?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              /** Format: uuid */
+              id: string;
+              url: string;
+              description: string | null;
+              /** @description Subscribed kinds; empty means every kind. */
+              events: string[];
+              enabled: boolean;
+              /** @enum {unknown} */
+              status: 'enabled' | 'disabled';
+              /** @description Why it is disabled (manually, or after repeated failures). */
+              disabled_reason: string | null;
+              /** @example 2026-11-22T14:03:27Z */
+              disabled_at: string | null;
+              /** @example 2026-11-22T14:03:27Z */
+              created_at: string;
+              /** @example 2026-11-22T14:03:27Z */
+              updated_at: string;
+              /** @description Share of deliveries finished in the last 30 days that succeeded. */
+              success_rate: number | null;
+              /** @example 2026-11-22T14:03:27Z */
+              last_delivery_at: string | null;
+              /** @description HTTP status of the latest attempt; null without an answer. */
+              last_delivery_status: number | null;
+              last_delivery_ok: boolean | null;
+            };
+          };
+        };
+      };
+      /** @description Invalid body (first problem found). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+      /** @description No session, or it expired. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Sessão ausente ou expirada. Entre novamente."
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+      /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+      /** @description Not a webhook of this team. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Webhook não encontrado"
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  deleteWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done; no body. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description No session, or it expired. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Sessão ausente ou expirada. Entre novamente."
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+      /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+      /** @description Not a webhook of this team. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Webhook não encontrado"
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  revealWebhookSecret: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              /** Format: uuid */
+              id: string;
+              secret: string;
+            };
+          };
+        };
+      };
+      /** @description No session, or it expired. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Sessão ausente ou expirada. Entre novamente."
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+      /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+      /** @description Not a webhook of this team. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Webhook não encontrado"
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  rotateWebhookSecret: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              /** Format: uuid */
+              id: string;
+              url: string;
+              description: string | null;
+              /** @description Subscribed kinds; empty means every kind. */
+              events: string[];
+              enabled: boolean;
+              /** @enum {unknown} */
+              status: 'enabled' | 'disabled';
+              /** @description Why it is disabled (manually, or after repeated failures). */
+              disabled_reason: string | null;
+              /** @example 2026-11-22T14:03:27Z */
+              disabled_at: string | null;
+              /** @example 2026-11-22T14:03:27Z */
+              created_at: string;
+              /** @example 2026-11-22T14:03:27Z */
+              updated_at: string;
+              /** @description Share of deliveries finished in the last 30 days that succeeded. */
+              success_rate: number | null;
+              /** @example 2026-11-22T14:03:27Z */
+              last_delivery_at: string | null;
+              /** @description HTTP status of the latest attempt; null without an answer. */
+              last_delivery_status: number | null;
+              last_delivery_ok: boolean | null;
+              /** @description The signing secret (whsec_…). */
+              secret: string;
+            };
+          };
+        };
+      };
+      /** @description No session, or it expired. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Sessão ausente ou expirada. Entre novamente."
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+      /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+      /** @description Not a webhook of this team. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Webhook não encontrado"
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  sendTestEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              event_id: string;
+              webhook_ids: string[];
+            };
+          };
+        };
+      };
+      /** @description No session, or it expired. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Sessão ausente ou expirada. Entre novamente."
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+      /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+      /** @description Not a webhook of this team. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Webhook não encontrado"
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+      /** @description The webhook is disabled. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "Ative o webhook para enviar um evento de teste"
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  listWebhookDeliveries: {
+    parameters: {
+      query?: {
+        page?: number;
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              /** Format: uuid */
+              id: string;
+              event_id: string;
+              event_type: string;
+              /** @enum {unknown} */
+              status: 'pending' | 'succeeded' | 'failed';
+              attempts_count: number;
+              /** @example 2026-11-22T14:03:27Z */
+              next_attempt_at: string | null;
+              /** @example 2026-11-22T14:03:27Z */
+              last_attempt_at: string | null;
+              /** @example 2026-11-22T14:03:27Z */
+              completed_at: string | null;
+              /** @example 2026-11-22T14:03:27Z */
+              created_at: string;
+              attempts: {
+                attempt: number;
+                /** @example 2026-11-22T14:03:27Z */
+                attempted_at: string;
+                status_code: number | null;
+                error_class: string | null;
+                duration_ms: number;
+                /** @description The start of the answer body. */
+                response_body: string | null;
+                /** @example 2026-11-22T14:03:27Z */
+                next_attempt_at: string | null;
+              }[];
+            }[];
+            pagination: {
+              page: number;
+              limit: number;
+              total: number;
+              pages: number;
+            };
+          };
+        };
+      };
+      /** @description No session, or it expired. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Sessão ausente ou expirada. Entre novamente."
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+      /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+      /** @description Not a webhook of this team. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Webhook não encontrado"
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  resendDelivery: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+        deliveryId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              event_id: string;
+              webhook_ids: string[];
+            };
+          };
+        };
+      };
+      /** @description No session, or it expired. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Sessão ausente ou expirada. Entre novamente."
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+      /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+      /** @description Not a webhook of this team. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Webhook não encontrado"
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  recoverWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * Format: date-time
+           * @description ISO 8601, e.g. 2026-11-22T10:00:00Z
+           */
+          since: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              /** Format: uuid */
+              webhook_id: string;
+              queued: number;
+            };
+          };
+        };
+      };
+      /** @description `since` is not an ISO 8601 date-time. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "Campo 'since' inválido"
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+      /** @description No session, or it expired. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Sessão ausente ou expirada. Entre novamente."
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+      /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+      /** @description Not a webhook of this team. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Webhook não encontrado"
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  listBoardPhases: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description deals (the pipeline) or vehicles (the vehicle board). */
+        board: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              name: string;
+              position: number;
+              /** @description Suggested win probability, percent (deal pipeline only). */
+              probability?: number;
+            }[];
+          };
+        };
+      };
+      /** @description Unknown board, or an invalid phase list. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+      /** @description No session, or it expired. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Sessão ausente ou expirada. Entre novamente."
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+      /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  replaceBoardPhases: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description deals (the pipeline) or vehicles (the vehicle board). */
+        board: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The whole board, in order: renaming is removing one name and adding another. */
+          phases: {
+            name: string;
+            /** @description Deal pipeline only; a kept phase without one keeps its own. */
+            probability?: number;
+          }[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              name: string;
+              position: number;
+              /** @description Suggested win probability, percent (deal pipeline only). */
+              probability?: number;
+            }[];
+          };
+        };
+      };
+      /** @description Unknown board, or an invalid phase list. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+      /** @description No session, or it expired. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Sessão ausente ou expirada. Entre novamente."
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+      /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+      /** @description A removed phase still has records. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "Fase em uso não pode ser removida: 'proposta' (2 negócios). Mova esses registros para outra fase antes de removê-la."
+           *       }
+           *     }
+           */
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+              /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+              code: string;
+              /** @description What went wrong, in Portuguese. */
+              message: string;
+              /**
+               * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+               * @example phase
+               */
+              field?: string;
+              /**
+               * @description Addition to the contract: machine-readable detail of some errors.
+               * @example {
+               *       "allowed": [
+               *         "lead",
+               *         "qualificado",
+               *         "proposta",
+               *         "negociacao",
+               *         "fechamento"
+               *       ]
+               *     }
+               */
+              details?: {
+                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                allowed?: string[];
+              };
+            };
+          };
+        };
+      };
+    };
+  };
 }

@@ -9,7 +9,7 @@ import { TextField } from '../../../ui/Field';
 import { formatDateTime } from '../../../ui/format';
 import { Alert, EmptyState, ErrorState, Loading } from '../../../ui/States';
 import { useToast } from '../../../ui/Toasts';
-import { webhookKeys } from './hooks';
+import { useEventTypes, webhookKeys } from './hooks';
 import { DeliveryStatus } from './WebhookStatus';
 
 const LIMIT = 20;
@@ -34,6 +34,8 @@ export function DeliveryLog({ webhookId, canWrite }: { webhookId: string; canWri
   const [recovering, setRecovering] = useState(false);
   const qc = useQueryClient();
   const toast = useToast();
+  const types = useEventTypes();
+  const labels = new Map((types.data ?? []).map((t) => [t.type, t.label]));
   const base = `/webhooks/${encodeURIComponent(webhookId)}`;
   const log = useQuery({
     queryKey: webhookKeys.deliveries(webhookId, page),
@@ -108,9 +110,9 @@ export function DeliveryLog({ webhookId, canWrite }: { webhookId: string; canWri
                           {expanded ? <ChevronDown size={16} aria-hidden /> : <ChevronRight size={16} aria-hidden />}
                         </button>
                       </td>
-                      <td className="primary-cell">
-                        <span className="mono">{d.event_type}</span>
-                        {d.event_id ? <div className="small muted mono truncate">{d.event_id}</div> : null}
+                      <td className="primary-cell" title={d.event_id}>
+                        <span>{labels.get(d.event_type) ?? d.event_type}</span>
+                        <div className="small muted mono truncate">{d.event_type}</div>
                       </td>
                       <td data-label="Status">
                         <DeliveryStatus status={d.status} />
