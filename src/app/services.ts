@@ -15,6 +15,7 @@ import { createUsersService } from '../domain/users/users.service.js';
 import type { PasswordHashing } from '../domain/users/password.js';
 import { createActivitiesService } from '../domain/activities/activities.service.js';
 import { createFinancialService } from '../domain/financial/financial.service.js';
+import { createBoardsService } from '../domain/boards/boards.service.js';
 import { createScheduleService } from '../domain/schedule/schedule.service.js';
 
 export interface ServicesOptions {
@@ -53,6 +54,7 @@ export function createServices(db: Db, options: ServicesOptions = {}) {
     activities: createActivitiesService(db, { clock }),
     financial: createFinancialService(db, { clock }),
     schedule: createScheduleService(db, { clock }),
+    boards: createBoardsService(db, { clock }),
   };
 }
 

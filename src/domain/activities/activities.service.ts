@@ -40,6 +40,10 @@ function dueAtOf(raw: string | null | undefined): string | null {
   return at.toISOString();
 }
 
+/** The later / earlier of two optional stored timestamps (same format, so compared as text). */
+const latest = (a?: string, b?: string) => (a === undefined ? b : b === undefined ? a : a > b ? a : b);
+const earliest = (a?: string, b?: string) => (a === undefined ? b : b === undefined ? a : a < b ? a : b);
+
 export function createActivitiesService(db: Db, { clock }: { clock: Clock }) {
   const k = db.kysely;
   const lockRows = db.dialect === 'postgres';
@@ -80,7 +84,12 @@ export function createActivitiesService(db: Db, { clock }: { clock: Clock }) {
   }
 
   return {
-    async list(teamId: string, q: ActivityListInput, options: { overdue?: boolean } = {}): Promise<{ data: ActivityView[]; pagination: Pagination }> {
+    /** `dueFrom` / `dueBefore` (instants, e.g. the panel's day in the team's time zone) narrow the due window further. */
+    async list(
+      teamId: string,
+      q: ActivityListInput,
+      options: { overdue?: boolean; dueFrom?: string; dueBefore?: string } = {},
+    ): Promise<{ data: ActivityView[]; pagination: Pagination }> {
       const page = pageOf(q.page, q.limit);
       const sort = parseSort(q.sort ?? (options.overdue ? 'due_at' : undefined), ACTIVITY_SORT_FIELDS);
       const ids = { deal_id: q.deal_id, client_id: q.client_id, vehicle_id: q.vehicle_id };
@@ -103,8 +112,8 @@ export function createActivitiesService(db: Db, { clock }: { clock: Clock }) {
           priority: q.priority,
           ...canon,
           responsible_id: q.responsible_id,
-          dueFrom: q.due_from === undefined ? undefined : dayBounds(q.due_from).start,
-          dueBefore: q.due_to === undefined ? undefined : dayBounds(q.due_to).nextDayStart,
+          dueFrom: latest(q.due_from === undefined ? undefined : dayBounds(q.due_from).start, options.dueFrom),
+          dueBefore: earliest(q.due_to === undefined ? undefined : dayBounds(q.due_to).nextDayStart, options.dueBefore),
           search: q.search,
         },
         sort,

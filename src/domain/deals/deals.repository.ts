@@ -137,3 +137,62 @@ export async function listDeals(db: DbExecutor, dialect: DialectName, teamId: st
   const searchDrives = dialect === 'sqlite' && filters.search !== undefined && sqliteIndexServes([filters.search]);
   return pageAndTotal(searchDrives, page, pageRows, total);
 }
+
+/**
+ * One column of the deals board: a page of the team's deals in `phase` (status and the other filters
+ * as given), most valuable first. Read in order from deals_team_phase_value_idx (team, phase, value,
+ * id, status): `limit + 1` rows tell whether there are more, no count of the column is needed.
+ */
+export function boardColumnQuery(db: DbExecutor, dialect: DialectName, teamId: string, phase: string, filters: DealFilters, offset: number, limit: number) {
+  const sort = { field: 'value', direction: 'desc' } as const;
+  return applyFilters(withClient(db), dialect, teamId, { ...filters, phase })
+    .orderBy(SORT_COLUMNS.value, sortOrder(dialect, sort, true))
+    .orderBy('deals.id', 'desc')
+    .limit(limit)
+    .offset(offset);
+}
+
+export const boardColumnDeals = (...args: Parameters<typeof boardColumnQuery>): Promise<DealRowWithClient[]> => boardColumnQuery(...args).execute();
+
+/** Count and summed value of the team's deals per phase (filters as given): one grouped read of the (team, phase, value, status) index. */
+export async function boardDealTotals(
+  db: DbExecutor,
+  dialect: DialectName,
+  teamId: string,
+  filters: DealFilters,
+): Promise<Array<{ phase: string; count: number; value_cents: number }>> {
+  const rows = await applyFilters(
+    db
+      .selectFrom('deals')
+      .select((eb) => [
+        'deals.phase',
+        eb.fn.countAll<number>().as('count'),
+        eb.fn.coalesce(eb.fn.sum<number>('deals.value_cents'), eb.lit(0)).as('value_cents'),
+      ])
+      .groupBy('deals.phase') as DealsOnly<{ phase: string; count: number; value_cents: number }>,
+    dialect,
+    teamId,
+    filters,
+  ).execute();
+  return rows.map((r) => ({ phase: r.phase, count: Number(r.count), value_cents: Number(r.value_cents) }));
+}
+
+/** Count and summed value per status of the team's deals in `statuses` last changed in [from, before) (the dashboard's month; deals_team_updated_idx). */
+export async function dealTotalsChangedBetween(
+  db: DbExecutor,
+  teamId: string,
+  statuses: string[],
+  from: string,
+  before: string,
+): Promise<Array<{ status: string; count: number; value_cents: number }>> {
+  const rows = await db
+    .selectFrom('deals')
+    .select((eb) => ['status', eb.fn.countAll<number>().as('count'), eb.fn.coalesce(eb.fn.sum<number>('value_cents'), eb.lit(0)).as('value_cents')])
+    .where('team_id', '=', teamId)
+    .where('updated_at', '>=', from)
+    .where('updated_at', '<', before)
+    .where('status', 'in', statuses as never)
+    .groupBy('status')
+    .execute();
+  return rows.map((r) => ({ status: r.status, count: Number(r.count), value_cents: Number(r.value_cents) }));
+}

@@ -70,3 +70,29 @@ export async function recordEvents(trx: Trx, teamId: string, drafts: EventDraft[
   }
   return events;
 }
+
+/** The id and time of the team's newest event (the panel's first change cursor). */
+export const newestEvent = (db: DbExecutor, teamId: string) =>
+  db
+    .selectFrom('events')
+    .select(['id', 'created_at'])
+    .where('team_id', '=', teamId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+
+export const findTeamEvent = (db: DbExecutor, teamId: string, id: string) =>
+  db.selectFrom('events').select(['id', 'created_at']).where('team_id', '=', teamId).where('id', '=', id).executeTakeFirst();
+
+/** The team's events after (created_at, id), oldest first, at most `limit`: read in order from events_team_created_idx. */
+export const eventsAfter = (db: DbExecutor, teamId: string, after: { id: string; created_at: string | Date }, limit: number) =>
+  db
+    .selectFrom('events')
+    .select(['id', 'type', 'created_at'])
+    .where('team_id', '=', teamId)
+    .where((eb) => eb.or([eb('created_at', '>', after.created_at), eb.and([eb('created_at', '=', after.created_at), eb('id', '>', after.id)])]))
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(limit)
+    .execute();

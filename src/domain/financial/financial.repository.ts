@@ -150,3 +150,16 @@ export async function vehiclePurchaseCents(db: DbExecutor, teamId: string, ids: 
   const rows = await db.selectFrom('vehicles').select(['id', 'purchase_price_cents']).where('team_id', '=', teamId).where('id', 'in', ids).execute();
   return new Map(rows.map((r) => [r.id, r.purchase_price_cents === null ? null : Number(r.purchase_price_cents)]));
 }
+
+/** The team's overdue receivables (pending revenue past its overdue time): count and cents, from financial_team_status_overdue_idx. */
+export async function overdueReceivables(db: DbExecutor, teamId: string, now: string): Promise<{ count: number; amount_cents: number }> {
+  const row = await db
+    .selectFrom('financial_records')
+    .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.coalesce(eb.fn.sum<number>('amount_cents'), eb.lit(0)).as('amount_cents')])
+    .where('team_id', '=', teamId)
+    .where('status', '=', 'pending')
+    .where('overdue_at', '<=', now)
+    .where('type', '=', 'revenue')
+    .executeTakeFirstOrThrow();
+  return { count: Number(row.count), amount_cents: Number(row.amount_cents) };
+}

@@ -181,3 +181,50 @@ export async function listVehicles(db: DbExecutor, dialect: DialectName, teamId:
   }
   return pageAndTotal(searchDrives, page, pageRows, total);
 }
+
+/**
+ * One column of the vehicle board: a page of the team's vehicles in `phase` (filters as given), the
+ * longest in stock first. Read in order from vehicles_team_phase_idx (team, phase, created_at, id, status).
+ */
+export const boardColumnQuery = (db: DbExecutor, dialect: DialectName, teamId: string, phase: string, filters: VehicleFilters, offset: number, limit: number) =>
+  applyFilters(db.selectFrom('vehicles').selectAll('vehicles'), dialect, teamId, { ...filters, phase })
+    .orderBy('vehicles.created_at', 'asc')
+    .orderBy('vehicles.id', 'asc')
+    .limit(limit)
+    .offset(offset);
+
+export const boardColumnVehicles = (...args: Parameters<typeof boardColumnQuery>): Promise<VehicleRow[]> => boardColumnQuery(...args).execute();
+
+/** Vehicles per phase (filters as given), counted from the phase index. */
+export async function boardVehicleCounts(
+  db: DbExecutor,
+  dialect: DialectName,
+  teamId: string,
+  filters: VehicleFilters,
+): Promise<Array<{ phase: string; count: number }>> {
+  const rows = await applyFilters(
+    db
+      .selectFrom('vehicles')
+      .select((eb) => ['vehicles.phase', eb.fn.countAll<number>().as('count')])
+      .groupBy('vehicles.phase'),
+    dialect,
+    teamId,
+    filters,
+  ).execute();
+  return rows.map((r) => ({ phase: r.phase, count: Number(r.count) }));
+}
+
+/** How many vehicles are in stock (status ativo) and their mean entry time (ms since the epoch), from vehicles_team_created_idx. */
+export async function stockAge(db: DbExecutor, dialect: DialectName, teamId: string): Promise<{ count: number; meanCreatedMs: number | null }> {
+  const mean =
+    dialect === 'sqlite'
+      ? sql<number | null>`(avg(julianday(created_at)) - 2440587.5) * 86400000.0`
+      : sql<number | null>`avg(extract(epoch from created_at)) * 1000.0`;
+  const row = await db
+    .selectFrom('vehicles')
+    .select((eb) => [eb.fn.countAll<number>().as('count'), mean.as('mean')])
+    .where('team_id', '=', teamId)
+    .where('status', '=', 'ativo')
+    .executeTakeFirstOrThrow();
+  return { count: Number(row.count), meanCreatedMs: row.mean === null ? null : Number(row.mean) };
+}

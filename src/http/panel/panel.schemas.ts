@@ -243,3 +243,85 @@ export const PhasesBody = Type.Object(
   },
   closed,
 );
+
+// ---- Boards and records (PANEL2.md) ----
+const Ref = Type.Object({ id: Type.String(), name: Type.String() }, closed);
+export const DealCard = Type.Object(
+  {
+    id: Id,
+    title: Type.String(),
+    value: nullable(Type.Number()),
+    currency: Type.Literal('BRL'),
+    priority: Type.String(),
+    phase: Type.String(),
+    status: Type.String(),
+    client: nullable(Ref),
+    responsible: nullable(Ref),
+    has_overdue_activity: Type.Boolean({ description: 'An open activity of the deal is past its due time.' }),
+    updated_at: Timestamp,
+  },
+  { ...closed, title: 'DealCard' },
+);
+export const CardPage = <T extends TSchema>(card: T) =>
+  Type.Object({ items: Type.Array(card), has_more: Type.Boolean({ description: 'More cards follow: ask the column route with the next offset.' }) }, closed);
+export const DealColumn = Type.Object(
+  {
+    phase: Type.String(),
+    probability: Type.Integer(),
+    count: Type.Integer({ description: 'Deals of the column (with the filters), not only the ones answered.' }),
+    total_value: Type.Number({ description: 'Summed value (BRL) of the deals of the column.' }),
+    items: Type.Array(DealCard),
+    has_more: Type.Boolean(),
+  },
+  closed,
+);
+const BoardFilters = {
+  responsible_id: Type.Optional(Type.String({ maxLength: 255 })),
+  store_id: Type.Optional(Type.String({ maxLength: 255 })),
+  source: Type.Optional(Type.String({ maxLength: 100 })),
+  search: Type.Optional(Type.String({ maxLength: 200 })),
+};
+export const DealBoardQuery = Type.Object({ ...BoardFilters, per_column: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })) });
+export const ColumnQuery = <P extends Record<string, TSchema>>(filters: P) =>
+  Type.Object({
+    ...filters,
+    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 0 })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+  });
+export const DealColumnQuery = ColumnQuery(BoardFilters);
+export const PhaseParams = Type.Object({ phase: Type.String({ maxLength: 50 }) });
+export const Person = Type.Object({ id: Id, name: Type.String(), role: Role, active: Type.Boolean() }, { ...closed, title: 'Person' });
+export const ChangesQuery = Type.Object({ after: Type.Optional(Type.String({ maxLength: 100, description: 'The cursor of the previous answer.' })) });
+export const Changes = Type.Object(
+  {
+    cursor: nullable(Type.String({ description: 'Send it as `after` next time (null: the team has no events yet).' })),
+    types: Type.Array(Type.String(), { description: 'The event types recorded since `after` (each once), e.g. deal.created.' }),
+  },
+  closed,
+);
+
+export const VehicleCard = Type.Object(
+  {
+    id: Id,
+    title: Type.String(),
+    brand: Type.String(),
+    model: Type.String(),
+    price: nullable(Type.Number()),
+    plate: nullable(Type.String()),
+    model_year: nullable(Type.Integer()),
+    mileage: nullable(Type.Integer()),
+    phase: Type.String(),
+    status: Type.String(),
+    days_in_stock: Type.Integer({ description: 'Whole days since the vehicle was registered.' }),
+    created_at: Timestamp,
+  },
+  { ...closed, title: 'VehicleCard' },
+);
+export const VehicleColumn = Type.Object({ phase: Type.String(), count: Type.Integer(), items: Type.Array(VehicleCard), has_more: Type.Boolean() }, closed);
+const VehicleFilters = {
+  search: Type.Optional(Type.String({ maxLength: 200 })),
+  brand: Type.Optional(Type.String({ maxLength: 100 })),
+  store_id: Type.Optional(Type.String({ maxLength: 255 })),
+};
+export const VehicleBoardQuery = Type.Object({ ...VehicleFilters, per_column: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })) });
+export const VehicleColumnQuery = ColumnQuery(VehicleFilters);

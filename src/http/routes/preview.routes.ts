@@ -62,7 +62,7 @@ function doc(area: PreviewArea, scope: Scope, description = '') {
 const gate = (area: PreviewArea, scope: Scope) => ({ auth: { scope: null }, preview: { area, scope } });
 const notImplemented = { 501: errors.notImplemented };
 
-function requireType(body: { type?: string }, allowed: readonly string[]): void {
+export function requireType(body: { type?: string }, allowed: readonly string[]): void {
   if (body.type === undefined) throw validationError(`Campo 'type' é obrigatório. Use: ${allowed.join(', ')}`, 'type');
 }
 

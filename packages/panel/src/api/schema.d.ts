@@ -381,6 +381,424 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/panel/api/deals/board": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The deals board: one column per phase (ativo deals), with count, summed value and the first cards
+         * @description Each column is one paged, indexed read (most valuable first); count and total_value cover the whole column.
+         */
+        get: operations["getDealsBoard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/panel/api/deals/board/{phase}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** More cards of one column of the deals board ("carregar mais") */
+        get: operations["getDealsColumn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/panel/api/deals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The deals list (the API list: filters, sort, pages) */
+        get: operations["listPanelDeals"];
+        put?: never;
+        /** Create a deal (emits deal.created) */
+        post: operations["createPanelDeal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/panel/api/deals/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A deal */
+        get: operations["getPanelDeal"];
+        /**
+         * Change a deal: move ({phase}), win ({status:"ganho"}), lose ({status:"perdido", loss_reason}), edit
+         * @description The same service as PUT /api/v1/deals/:id: deal.updated, then deal.phase_changed / deal.won / deal.lost. Answers the whole deal after the change.
+         */
+        put: operations["updatePanelDeal"];
+        post?: never;
+        /** Archive a deal (kept, status arquivado) */
+        delete: operations["archivePanelDeal"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/panel/api/people": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The team's people for pickers (responsible) */
+        get: operations["listPeople"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/panel/api/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What changed since a cursor (the app polls this every 3 s while visible)
+         * @description The team's event types recorded after the event `after` (at most 200 events per call); without `after` (or an unknown one), only the cursor of the newest event.
+         */
+        get: operations["getChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/panel/api/dashboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The home page: pipeline by phase, deals won and lost this month, conversion, stock, overdue activities and receivables
+         * @description Months are the team time zone's. A deal counts as won or lost in the month of its last change (no closing date is stored).
+         */
+        get: operations["getDashboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/panel/api/vehicles/board": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The vehicle board: one column per phase (vehicles in stock, status ativo), longest in stock first */
+        get: operations["getVehiclesBoard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/panel/api/vehicles/board/{phase}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** More cards of one column of the vehicle board */
+        get: operations["getVehiclesColumn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/panel/api/vehicles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The vehicles list (the API list) */
+        get: operations["listPanelVehicles"];
+        put?: never;
+        /** Register a vehicle (emits vehicle.created) */
+        post: operations["createPanelVehicle"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/panel/api/vehicles/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A vehicle */
+        get: operations["getPanelVehicle"];
+        /** Change a vehicle: move ({phase}), mark sold ({status:"vendido"}), edit. Answers the whole vehicle. */
+        put: operations["updatePanelVehicle"];
+        post?: never;
+        /** Archive a vehicle */
+        delete: operations["archivePanelVehicle"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/panel/api/clients": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The clients list: search by name, e-mail, CPF/CNPJ (with or without punctuation) */
+        get: operations["listPanelClients"];
+        put?: never;
+        /** Register a client (PF or PJ) */
+        post: operations["createPanelClient"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/panel/api/clients/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A client */
+        get: operations["getPanelClient"];
+        /** Change a client (any valid change also reactivates it). Answers the whole client. */
+        put: operations["updatePanelClient"];
+        post?: never;
+        /** Deactivate a client (kept, status inactive) */
+        delete: operations["deactivatePanelClient"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/panel/api/clients/{id}/reactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reactivate an inactive client (the client service reactivates on a PUT; this one sends its current name) */
+        post: operations["reactivatePanelClient"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/panel/api/clients/{id}/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A client with its deals, activities and financial records (first 20 of each) */
+        get: operations["getClientOverview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/panel/api/activities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The agenda: activities of today, overdue, upcoming or all (by responsible, deal, client, vehicle) */
+        get: operations["listAgenda"];
+        put?: never;
+        /** Create an activity (from a deal, client or vehicle with deal_id / client_id / vehicle_id) */
+        post: operations["createPanelActivity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/panel/api/activities/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An activity */
+        get: operations["getPanelActivity"];
+        /** Change an activity */
+        put: operations["updatePanelActivity"];
+        post?: never;
+        /** Cancel an activity (kept, status cancelled) */
+        delete: operations["cancelPanelActivity"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/panel/api/activities/{id}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Complete an activity (emits activity.completed once) */
+        post: operations["completePanelActivity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/panel/api/financial": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Financial records: type, category, status, overdue, period (from/to: due dates, inclusive) */
+        get: operations["listPanelFinancial"];
+        put?: never;
+        /** Create a financial record */
+        post: operations["createPanelFinancial"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/panel/api/financial/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The summary of a period (default: this month): per type, status, category, month, and the margin per vehicle */
+        get: operations["getPanelFinancialSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/panel/api/financial/categories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The categories of each type and the payment methods */
+        get: operations["getFinancialCategories"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/panel/api/financial/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A financial record */
+        get: operations["getPanelFinancial"];
+        /** Change a financial record */
+        put: operations["updatePanelFinancial"];
+        post?: never;
+        /** Cancel a financial record (kept, status cancelled) */
+        delete: operations["cancelPanelFinancial"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/panel/api/financial/{id}/pay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mark a record paid with its payment method (emits financial.paid) */
+        post: operations["payPanelFinancial"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -5469,6 +5887,8644 @@ export interface operations {
                      *       "error": {
                      *         "code": "VALIDATION_ERROR",
                      *         "message": "Fase em uso não pode ser removida: 'proposta' (2 negócios). Mova esses registros para outra fase antes de removê-la."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getDealsBoard: {
+        parameters: {
+            query?: {
+                responsible_id?: string;
+                store_id?: string;
+                source?: string;
+                search?: string;
+                per_column?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            columns: {
+                                phase: string;
+                                probability: number;
+                                /** @description Deals of the column (with the filters), not only the ones answered. */
+                                count: number;
+                                /** @description Summed value (BRL) of the deals of the column. */
+                                total_value: number;
+                                items: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    title: string;
+                                    value: number | null;
+                                    /** @enum {string} */
+                                    currency: "BRL";
+                                    priority: string;
+                                    phase: string;
+                                    status: string;
+                                    client: {
+                                        id: string;
+                                        name: string;
+                                    } | null;
+                                    responsible: {
+                                        id: string;
+                                        name: string;
+                                    } | null;
+                                    /** @description An open activity of the deal is past its due time. */
+                                    has_overdue_activity: boolean;
+                                    /** @example 2026-11-22T14:03:27Z */
+                                    updated_at: string;
+                                }[];
+                                has_more: boolean;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description No session, or it expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Sessão ausente ou expirada. Entre novamente."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getDealsColumn: {
+        parameters: {
+            query?: {
+                responsible_id?: string;
+                store_id?: string;
+                source?: string;
+                search?: string;
+                offset?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                phase: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            items: {
+                                /** Format: uuid */
+                                id: string;
+                                title: string;
+                                value: number | null;
+                                /** @enum {string} */
+                                currency: "BRL";
+                                priority: string;
+                                phase: string;
+                                status: string;
+                                client: {
+                                    id: string;
+                                    name: string;
+                                } | null;
+                                responsible: {
+                                    id: string;
+                                    name: string;
+                                } | null;
+                                /** @description An open activity of the deal is past its due time. */
+                                has_overdue_activity: boolean;
+                                /** @example 2026-11-22T14:03:27Z */
+                                updated_at: string;
+                            }[];
+                            /** @description More cards follow: ask the column route with the next offset. */
+                            has_more: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description No session, or it expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Sessão ausente ou expirada. Entre novamente."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listPanelDeals: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                sort?: string;
+                search?: string;
+                store_id?: string;
+                status?: "ativo" | "ganho" | "perdido" | "arquivado";
+                phase?: string;
+                client_id?: string;
+                responsible_id?: string;
+                source?: string;
+                min_value?: number;
+                max_value?: number;
+                from?: string;
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            id: string;
+                            title: string;
+                            description: string | null;
+                            /** @example 149990 */
+                            value: number | null;
+                            /** @enum {string} */
+                            currency: "BRL";
+                            /** @example lead */
+                            phase: string;
+                            /** @enum {unknown} */
+                            priority: "alta" | "media" | "baixa";
+                            probability: number;
+                            /** @enum {unknown} */
+                            status: "ativo" | "ganho" | "perdido" | "arquivado";
+                            /**
+                             * Format: date
+                             * @example 2026-12-15
+                             */
+                            expected_close_date: string | null;
+                            source: string | null;
+                            loss_reason: string | null;
+                            tags: string[];
+                            is_starred: boolean;
+                            store_id: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            client_id: string | null;
+                            client: {
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                id: string;
+                                name: string;
+                            } | null;
+                            responsible_id: string | null;
+                            case_id: string | null;
+                            ai_summary: null;
+                            ai_win_probability: null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            created_at: string;
+                            /** @example 2026-11-22T14:03:27Z */
+                            updated_at: string;
+                        }[];
+                        pagination: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            pages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input: the same Portuguese message and error.field as the public API. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "Status inválido"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description No session, or it expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Sessão ausente ou expirada. Entre novamente."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createPanelDeal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Toyota Corolla XEi 2024 - Ana Souza",
+                 *       "description": "Quer fazer test drive no sábado; tem um Onix 2019 para dar de entrada.",
+                 *       "value": 149990,
+                 *       "phase": "proposta",
+                 *       "priority": "alta",
+                 *       "expected_close_date": "2026-12-15",
+                 *       "source": "site",
+                 *       "store_id": "loja-centro",
+                 *       "tags": [
+                 *         "sedan",
+                 *         "financiamento"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    title: string;
+                    description?: string | null;
+                    value?: number | null;
+                    phase?: string;
+                    /** @enum {unknown} */
+                    priority?: "alta" | "media" | "baixa";
+                    probability?: number;
+                    /** Format: date */
+                    expected_close_date?: string | null;
+                    client_id?: string | null;
+                    responsible_id?: string | null;
+                    source?: string | null;
+                    store_id?: string | null;
+                    case_id?: string | null;
+                    tags?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** Deal */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            id: string;
+                            title: string;
+                            description: string | null;
+                            /** @example 149990 */
+                            value: number | null;
+                            /** @enum {string} */
+                            currency: "BRL";
+                            /** @example lead */
+                            phase: string;
+                            /** @enum {unknown} */
+                            priority: "alta" | "media" | "baixa";
+                            probability: number;
+                            /** @enum {unknown} */
+                            status: "ativo" | "ganho" | "perdido" | "arquivado";
+                            /**
+                             * Format: date
+                             * @example 2026-12-15
+                             */
+                            expected_close_date: string | null;
+                            source: string | null;
+                            loss_reason: string | null;
+                            tags: string[];
+                            is_starred: boolean;
+                            store_id: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            client_id: string | null;
+                            client: {
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                id: string;
+                                name: string;
+                            } | null;
+                            responsible_id: string | null;
+                            case_id: string | null;
+                            ai_summary: null;
+                            ai_win_probability: null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            created_at: string;
+                            /** @example 2026-11-22T14:03:27Z */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input: the same Portuguese message and error.field as the public API. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description No session, or it expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Sessão ausente ou expirada. Entre novamente."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getPanelDeal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** Deal */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            id: string;
+                            title: string;
+                            description: string | null;
+                            /** @example 149990 */
+                            value: number | null;
+                            /** @enum {string} */
+                            currency: "BRL";
+                            /** @example lead */
+                            phase: string;
+                            /** @enum {unknown} */
+                            priority: "alta" | "media" | "baixa";
+                            probability: number;
+                            /** @enum {unknown} */
+                            status: "ativo" | "ganho" | "perdido" | "arquivado";
+                            /**
+                             * Format: date
+                             * @example 2026-12-15
+                             */
+                            expected_close_date: string | null;
+                            source: string | null;
+                            loss_reason: string | null;
+                            tags: string[];
+                            is_starred: boolean;
+                            store_id: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            client_id: string | null;
+                            client: {
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                id: string;
+                                name: string;
+                            } | null;
+                            responsible_id: string | null;
+                            case_id: string | null;
+                            ai_summary: null;
+                            ai_win_probability: null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            created_at: string;
+                            /** @example 2026-11-22T14:03:27Z */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description No session, or it expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Sessão ausente ou expirada. Entre novamente."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Unknown id (or another team’s). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Negócio não encontrado"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    updatePanelDeal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "phase": "negociacao",
+                 *       "value": 147500,
+                 *       "probability": 80,
+                 *       "is_starred": true
+                 *     }
+                 */
+                "application/json": {
+                    title?: string;
+                    description?: string | null;
+                    value?: number | null;
+                    phase?: string;
+                    /** @enum {unknown} */
+                    priority?: "alta" | "media" | "baixa";
+                    probability?: number;
+                    /** Format: date */
+                    expected_close_date?: string | null;
+                    client_id?: string | null;
+                    responsible_id?: string | null;
+                    source?: string | null;
+                    store_id?: string | null;
+                    case_id?: string | null;
+                    tags?: string[];
+                    /** @enum {unknown} */
+                    status?: "ativo" | "ganho" | "perdido" | "arquivado";
+                    loss_reason?: string | null;
+                    is_starred?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** Deal */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            id: string;
+                            title: string;
+                            description: string | null;
+                            /** @example 149990 */
+                            value: number | null;
+                            /** @enum {string} */
+                            currency: "BRL";
+                            /** @example lead */
+                            phase: string;
+                            /** @enum {unknown} */
+                            priority: "alta" | "media" | "baixa";
+                            probability: number;
+                            /** @enum {unknown} */
+                            status: "ativo" | "ganho" | "perdido" | "arquivado";
+                            /**
+                             * Format: date
+                             * @example 2026-12-15
+                             */
+                            expected_close_date: string | null;
+                            source: string | null;
+                            loss_reason: string | null;
+                            tags: string[];
+                            is_starred: boolean;
+                            store_id: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            client_id: string | null;
+                            client: {
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                id: string;
+                                name: string;
+                            } | null;
+                            responsible_id: string | null;
+                            case_id: string | null;
+                            ai_summary: null;
+                            ai_win_probability: null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            created_at: string;
+                            /** @example 2026-11-22T14:03:27Z */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input: the same Portuguese message and error.field as the public API. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description No session, or it expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Sessão ausente ou expirada. Entre novamente."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Unknown id (or another team’s). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Negócio não encontrado"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    archivePanelDeal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** DealArchived */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            id: string;
+                            /** @enum {string} */
+                            status: "arquivado";
+                            /** @example 2026-11-22T14:03:27Z */
+                            archived_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description No session, or it expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Sessão ausente ou expirada. Entre novamente."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Unknown id (or another team’s). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Negócio não encontrado"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listPeople: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            /**
+                             * @description owner (everything), manager (records, boards, phases), seller (records).
+                             * @enum {unknown}
+                             */
+                            role: "owner" | "manager" | "seller";
+                            active: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description No session, or it expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Sessão ausente ou expirada. Entre novamente."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getChanges: {
+        parameters: {
+            query?: {
+                /** @description The cursor of the previous answer. */
+                after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @description Send it as `after` next time (null: the team has no events yet). */
+                            cursor: string | null;
+                            /** @description The event types recorded since `after` (each once), e.g. deal.created. */
+                            types: string[];
+                        };
+                    };
+                };
+            };
+            /** @description No session, or it expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Sessão ausente ou expirada. Entre novamente."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getDashboard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** Dashboard */
+                        data: {
+                            /** @description ativo deals per phase. */
+                            pipeline: {
+                                phase: string;
+                                count: number;
+                                total_value: number;
+                            }[];
+                            won_this_month: {
+                                count: number;
+                                value: number;
+                            };
+                            lost_this_month: {
+                                count: number;
+                                value: number;
+                            };
+                            /** @description Percent (one decimal) of the deals closed this month that were won; null when none closed. */
+                            conversion_rate: number | null;
+                            /** @description Vehicles in stock (ativo) per phase. */
+                            stock: {
+                                phase: string;
+                                count: number;
+                            }[];
+                            /** @description Mean days since the vehicles in stock were registered (one decimal). */
+                            average_days_in_stock: number | null;
+                            overdue_activities: number;
+                            overdue_receivables: {
+                                count: number;
+                                amount: number;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description No session, or it expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Sessão ausente ou expirada. Entre novamente."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getVehiclesBoard: {
+        parameters: {
+            query?: {
+                search?: string;
+                brand?: string;
+                store_id?: string;
+                per_column?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            columns: {
+                                phase: string;
+                                count: number;
+                                items: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    title: string;
+                                    brand: string;
+                                    model: string;
+                                    price: number | null;
+                                    plate: string | null;
+                                    model_year: number | null;
+                                    mileage: number | null;
+                                    phase: string;
+                                    status: string;
+                                    /** @description Whole days since the vehicle was registered. */
+                                    days_in_stock: number;
+                                    /** @example 2026-11-22T14:03:27Z */
+                                    created_at: string;
+                                }[];
+                                has_more: boolean;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description No session, or it expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Sessão ausente ou expirada. Entre novamente."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getVehiclesColumn: {
+        parameters: {
+            query?: {
+                search?: string;
+                brand?: string;
+                store_id?: string;
+                offset?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                phase: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            items: {
+                                /** Format: uuid */
+                                id: string;
+                                title: string;
+                                brand: string;
+                                model: string;
+                                price: number | null;
+                                plate: string | null;
+                                model_year: number | null;
+                                mileage: number | null;
+                                phase: string;
+                                status: string;
+                                /** @description Whole days since the vehicle was registered. */
+                                days_in_stock: number;
+                                /** @example 2026-11-22T14:03:27Z */
+                                created_at: string;
+                            }[];
+                            /** @description More cards follow: ask the column route with the next offset. */
+                            has_more: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description No session, or it expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Sessão ausente ou expirada. Entre novamente."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listPanelVehicles: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                sort?: string;
+                search?: string;
+                store_id?: string;
+                status?: "ativo" | "vendido" | "arquivado";
+                phase?: string;
+                /** @description Exact brand, case- and accent-insensitive. */
+                brand?: string;
+                /** @description Exact model, case- and accent-insensitive. */
+                model?: string;
+                condition?: "novo" | "seminovo" | "usado";
+                fuel?: "flex" | "gasolina" | "etanol" | "diesel" | "eletrico" | "hibrido" | "gnv";
+                transmission?: "manual" | "automatico" | "automatizado" | "cvt";
+                min_price?: number;
+                max_price?: number;
+                /** @description Lowest model year, inclusive. */
+                min_year?: number;
+                /** @description Highest model year, inclusive. */
+                max_year?: number;
+                /** @description Highest mileage (km), inclusive. */
+                max_mileage?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            id: string;
+                            /** @example Chevrolet Onix LT 1.0 Turbo 2022 */
+                            title: string;
+                            /** @example Chevrolet */
+                            brand: string;
+                            /** @example Onix */
+                            model: string;
+                            version: string | null;
+                            /** @example BRA2E19 */
+                            plate: string | null;
+                            /** @example 86769597308 */
+                            renavam: string | null;
+                            /** @example 9BGKS48U0NG123456 */
+                            chassis: string | null;
+                            /** @example 2021 */
+                            manufacture_year: number | null;
+                            /** @example 2022 */
+                            model_year: number | null;
+                            /** @example 38500 */
+                            mileage: number | null;
+                            color: string | null;
+                            /** @enum {unknown} */
+                            fuel: "flex" | "gasolina" | "etanol" | "diesel" | "eletrico" | "hibrido" | "gnv" | null;
+                            /** @enum {unknown} */
+                            transmission: "manual" | "automatico" | "automatizado" | "cvt" | null;
+                            /** @enum {unknown} */
+                            body_type: "hatch" | "sedan" | "suv" | "picape" | "minivan" | "perua" | "cupe" | "conversivel" | "van" | "utilitario" | null;
+                            doors: number | null;
+                            /** @enum {unknown} */
+                            condition: "novo" | "seminovo" | "usado";
+                            /** @example 004462-5 */
+                            fipe_code: string | null;
+                            /** @example 82900 */
+                            price: number | null;
+                            /** @example 71000 */
+                            purchase_price: number | null;
+                            /** @example entrada */
+                            phase: string;
+                            /** @enum {unknown} */
+                            status: "ativo" | "vendido" | "arquivado";
+                            /** @example 2026-11-22T14:03:27Z */
+                            sold_at: string | null;
+                            description: string | null;
+                            features: string[];
+                            tags: string[];
+                            store_id: string | null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            created_at: string;
+                            /** @example 2026-11-22T14:03:27Z */
+                            updated_at: string;
+                        }[];
+                        pagination: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            pages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input: the same Portuguese message and error.field as the public API. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "Status inválido"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description No session, or it expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Sessão ausente ou expirada. Entre novamente."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createPanelVehicle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Chevrolet Onix LT 1.0 Turbo 2022",
+                 *       "brand": "Chevrolet",
+                 *       "model": "Onix",
+                 *       "version": "LT 1.0 Turbo",
+                 *       "manufacture_year": 2021,
+                 *       "model_year": 2022,
+                 *       "mileage": 38500,
+                 *       "color": "Prata",
+                 *       "fuel": "flex",
+                 *       "transmission": "automatico",
+                 *       "body_type": "hatch",
+                 *       "doors": 4,
+                 *       "condition": "seminovo",
+                 *       "fipe_code": "004462-5",
+                 *       "price": 82900,
+                 *       "purchase_price": 71000,
+                 *       "features": [
+                 *         "ar-condicionado",
+                 *         "central multimídia",
+                 *         "câmera de ré"
+                 *       ],
+                 *       "tags": [
+                 *         "destaque"
+                 *       ],
+                 *       "store_id": "loja-centro"
+                 *     }
+                 */
+                "application/json": {
+                    title: string;
+                    brand: string;
+                    model: string;
+                    version?: string | null;
+                    /** @description Old (`ABC-1234`) or Mercosul (`ABC1C34`) form; dash and spaces optional, any case. Stored as sent. */
+                    plate?: string | null;
+                    /** @description 9 to 11 digits with a valid check digit (9 and 10 digits are left-padded to 11). */
+                    renavam?: string | null;
+                    /** @description 17 letters or digits without I, O, Q, the last four digits. */
+                    chassis?: string | null;
+                    manufacture_year?: number | null;
+                    model_year?: number | null;
+                    mileage?: number | null;
+                    color?: string | null;
+                    /** @enum {unknown} */
+                    fuel?: "flex" | "gasolina" | "etanol" | "diesel" | "eletrico" | "hibrido" | "gnv" | null;
+                    /** @enum {unknown} */
+                    transmission?: "manual" | "automatico" | "automatizado" | "cvt" | null;
+                    /** @enum {unknown} */
+                    body_type?: "hatch" | "sedan" | "suv" | "picape" | "minivan" | "perua" | "cupe" | "conversivel" | "van" | "utilitario" | null;
+                    doors?: number | null;
+                    /** @enum {unknown} */
+                    condition?: "novo" | "seminovo" | "usado";
+                    /** @description FIPE table code, `NNNNNN-N`. */
+                    fipe_code?: string | null;
+                    price?: number | null;
+                    purchase_price?: number | null;
+                    phase?: string;
+                    description?: string | null;
+                    features?: string[];
+                    tags?: string[];
+                    store_id?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** Vehicle */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            id: string;
+                            /** @example Chevrolet Onix LT 1.0 Turbo 2022 */
+                            title: string;
+                            /** @example Chevrolet */
+                            brand: string;
+                            /** @example Onix */
+                            model: string;
+                            version: string | null;
+                            /** @example BRA2E19 */
+                            plate: string | null;
+                            /** @example 86769597308 */
+                            renavam: string | null;
+                            /** @example 9BGKS48U0NG123456 */
+                            chassis: string | null;
+                            /** @example 2021 */
+                            manufacture_year: number | null;
+                            /** @example 2022 */
+                            model_year: number | null;
+                            /** @example 38500 */
+                            mileage: number | null;
+                            color: string | null;
+                            /** @enum {unknown} */
+                            fuel: "flex" | "gasolina" | "etanol" | "diesel" | "eletrico" | "hibrido" | "gnv" | null;
+                            /** @enum {unknown} */
+                            transmission: "manual" | "automatico" | "automatizado" | "cvt" | null;
+                            /** @enum {unknown} */
+                            body_type: "hatch" | "sedan" | "suv" | "picape" | "minivan" | "perua" | "cupe" | "conversivel" | "van" | "utilitario" | null;
+                            doors: number | null;
+                            /** @enum {unknown} */
+                            condition: "novo" | "seminovo" | "usado";
+                            /** @example 004462-5 */
+                            fipe_code: string | null;
+                            /** @example 82900 */
+                            price: number | null;
+                            /** @example 71000 */
+                            purchase_price: number | null;
+                            /** @example entrada */
+                            phase: string;
+                            /** @enum {unknown} */
+                            status: "ativo" | "vendido" | "arquivado";
+                            /** @example 2026-11-22T14:03:27Z */
+                            sold_at: string | null;
+                            description: string | null;
+                            features: string[];
+                            tags: string[];
+                            store_id: string | null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            created_at: string;
+                            /** @example 2026-11-22T14:03:27Z */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input: the same Portuguese message and error.field as the public API. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description No session, or it expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Sessão ausente ou expirada. Entre novamente."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input: the same Portuguese message and error.field as the public API. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getPanelVehicle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** Vehicle */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            id: string;
+                            /** @example Chevrolet Onix LT 1.0 Turbo 2022 */
+                            title: string;
+                            /** @example Chevrolet */
+                            brand: string;
+                            /** @example Onix */
+                            model: string;
+                            version: string | null;
+                            /** @example BRA2E19 */
+                            plate: string | null;
+                            /** @example 86769597308 */
+                            renavam: string | null;
+                            /** @example 9BGKS48U0NG123456 */
+                            chassis: string | null;
+                            /** @example 2021 */
+                            manufacture_year: number | null;
+                            /** @example 2022 */
+                            model_year: number | null;
+                            /** @example 38500 */
+                            mileage: number | null;
+                            color: string | null;
+                            /** @enum {unknown} */
+                            fuel: "flex" | "gasolina" | "etanol" | "diesel" | "eletrico" | "hibrido" | "gnv" | null;
+                            /** @enum {unknown} */
+                            transmission: "manual" | "automatico" | "automatizado" | "cvt" | null;
+                            /** @enum {unknown} */
+                            body_type: "hatch" | "sedan" | "suv" | "picape" | "minivan" | "perua" | "cupe" | "conversivel" | "van" | "utilitario" | null;
+                            doors: number | null;
+                            /** @enum {unknown} */
+                            condition: "novo" | "seminovo" | "usado";
+                            /** @example 004462-5 */
+                            fipe_code: string | null;
+                            /** @example 82900 */
+                            price: number | null;
+                            /** @example 71000 */
+                            purchase_price: number | null;
+                            /** @example entrada */
+                            phase: string;
+                            /** @enum {unknown} */
+                            status: "ativo" | "vendido" | "arquivado";
+                            /** @example 2026-11-22T14:03:27Z */
+                            sold_at: string | null;
+                            description: string | null;
+                            features: string[];
+                            tags: string[];
+                            store_id: string | null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            created_at: string;
+                            /** @example 2026-11-22T14:03:27Z */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description No session, or it expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Sessão ausente ou expirada. Entre novamente."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Unknown id (or another team’s). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Veículo não encontrado"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    updatePanelVehicle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "phase": "disponivel",
+                 *       "price": 79900,
+                 *       "mileage": 39100
+                 *     }
+                 */
+                "application/json": {
+                    title?: string;
+                    brand?: string;
+                    model?: string;
+                    version?: string | null;
+                    /** @description Old (`ABC-1234`) or Mercosul (`ABC1C34`) form; dash and spaces optional, any case. Stored as sent. */
+                    plate?: string | null;
+                    /** @description 9 to 11 digits with a valid check digit (9 and 10 digits are left-padded to 11). */
+                    renavam?: string | null;
+                    /** @description 17 letters or digits without I, O, Q, the last four digits. */
+                    chassis?: string | null;
+                    manufacture_year?: number | null;
+                    model_year?: number | null;
+                    mileage?: number | null;
+                    color?: string | null;
+                    /** @enum {unknown} */
+                    fuel?: "flex" | "gasolina" | "etanol" | "diesel" | "eletrico" | "hibrido" | "gnv" | null;
+                    /** @enum {unknown} */
+                    transmission?: "manual" | "automatico" | "automatizado" | "cvt" | null;
+                    /** @enum {unknown} */
+                    body_type?: "hatch" | "sedan" | "suv" | "picape" | "minivan" | "perua" | "cupe" | "conversivel" | "van" | "utilitario" | null;
+                    doors?: number | null;
+                    /** @enum {unknown} */
+                    condition?: "novo" | "seminovo" | "usado";
+                    /** @description FIPE table code, `NNNNNN-N`. */
+                    fipe_code?: string | null;
+                    price?: number | null;
+                    purchase_price?: number | null;
+                    phase?: string;
+                    description?: string | null;
+                    features?: string[];
+                    tags?: string[];
+                    store_id?: string | null;
+                    /** @enum {unknown} */
+                    status?: "ativo" | "vendido" | "arquivado";
+                    /**
+                     * Format: date-time
+                     * @description When the car was sold; only with status `vendido` (default: the time of the change).
+                     */
+                    sold_at?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** Vehicle */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            id: string;
+                            /** @example Chevrolet Onix LT 1.0 Turbo 2022 */
+                            title: string;
+                            /** @example Chevrolet */
+                            brand: string;
+                            /** @example Onix */
+                            model: string;
+                            version: string | null;
+                            /** @example BRA2E19 */
+                            plate: string | null;
+                            /** @example 86769597308 */
+                            renavam: string | null;
+                            /** @example 9BGKS48U0NG123456 */
+                            chassis: string | null;
+                            /** @example 2021 */
+                            manufacture_year: number | null;
+                            /** @example 2022 */
+                            model_year: number | null;
+                            /** @example 38500 */
+                            mileage: number | null;
+                            color: string | null;
+                            /** @enum {unknown} */
+                            fuel: "flex" | "gasolina" | "etanol" | "diesel" | "eletrico" | "hibrido" | "gnv" | null;
+                            /** @enum {unknown} */
+                            transmission: "manual" | "automatico" | "automatizado" | "cvt" | null;
+                            /** @enum {unknown} */
+                            body_type: "hatch" | "sedan" | "suv" | "picape" | "minivan" | "perua" | "cupe" | "conversivel" | "van" | "utilitario" | null;
+                            doors: number | null;
+                            /** @enum {unknown} */
+                            condition: "novo" | "seminovo" | "usado";
+                            /** @example 004462-5 */
+                            fipe_code: string | null;
+                            /** @example 82900 */
+                            price: number | null;
+                            /** @example 71000 */
+                            purchase_price: number | null;
+                            /** @example entrada */
+                            phase: string;
+                            /** @enum {unknown} */
+                            status: "ativo" | "vendido" | "arquivado";
+                            /** @example 2026-11-22T14:03:27Z */
+                            sold_at: string | null;
+                            description: string | null;
+                            features: string[];
+                            tags: string[];
+                            store_id: string | null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            created_at: string;
+                            /** @example 2026-11-22T14:03:27Z */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input: the same Portuguese message and error.field as the public API. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description No session, or it expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Sessão ausente ou expirada. Entre novamente."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Unknown id (or another team’s). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Veículo não encontrado"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input: the same Portuguese message and error.field as the public API. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    archivePanelVehicle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** VehicleArchived */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            id: string;
+                            /** @enum {string} */
+                            status: "arquivado";
+                            /** @example 2026-11-22T14:03:27Z */
+                            archived_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description No session, or it expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Sessão ausente ou expirada. Entre novamente."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Unknown id (or another team’s). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Veículo não encontrado"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listPanelClients: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                sort?: string;
+                search?: string;
+                store_id?: string;
+                type?: "PF" | "PJ";
+                status?: "active" | "inactive";
+                segment?: "vip" | "premium" | "regular" | "occasional";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: ({
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            id: string;
+                            name: string;
+                            display_name: string | null;
+                            email: string | null;
+                            phone: string | null;
+                            mobile_phone: string | null;
+                            whatsapp: string | null;
+                            /** @enum {string} */
+                            type: "PF";
+                            cpf: string | null;
+                            /** @enum {unknown} */
+                            segment: "vip" | "premium" | "regular" | "occasional" | null;
+                            /** @enum {unknown} */
+                            status: "active" | "inactive";
+                            store_id: string | null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            created_at: string;
+                        } | {
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            id: string;
+                            name: string;
+                            display_name: string | null;
+                            email: string | null;
+                            phone: string | null;
+                            mobile_phone: string | null;
+                            whatsapp: string | null;
+                            /** @enum {string} */
+                            type: "PJ";
+                            cnpj: string | null;
+                            legal_name: string | null;
+                            trade_name: string | null;
+                            /** @enum {unknown} */
+                            segment: "vip" | "premium" | "regular" | "occasional" | null;
+                            /** @enum {unknown} */
+                            status: "active" | "inactive";
+                            store_id: string | null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            created_at: string;
+                        })[];
+                        pagination: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            pages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input: the same Portuguese message and error.field as the public API. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "Status inválido"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description No session, or it expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Sessão ausente ou expirada. Entre novamente."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createPanelClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {unknown} */
+                    type: "PF" | "PJ";
+                    name: string;
+                    display_name?: string | null;
+                    /** Format: email */
+                    email?: string | null;
+                    phone?: string | null;
+                    mobile_phone?: string | null;
+                    whatsapp?: string | null;
+                    cpf?: string | null;
+                    rg?: string | null;
+                    /** Format: date */
+                    birth_date?: string | null;
+                    /** @enum {unknown} */
+                    gender?: "masculino" | "feminino" | "outro" | null;
+                    marital_status?: string | null;
+                    nationality?: string | null;
+                    cnpj?: string | null;
+                    legal_name?: string | null;
+                    trade_name?: string | null;
+                    state_registration?: string | null;
+                    municipal_registration?: string | null;
+                    /** @enum {unknown} */
+                    segment?: "vip" | "premium" | "regular" | "occasional" | null;
+                    source?: string | null;
+                    store_id?: string | null;
+                    address?: {
+                        street?: string | null;
+                        number?: string | null;
+                        complement?: string | null;
+                        neighborhood?: string | null;
+                        city?: string | null;
+                        state?: string | null;
+                        zip_code?: string | null;
+                        country?: string | null;
+                    } | null;
+                    notes?: string | null;
+                    tags?: string[];
+                    credit_limit?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** Client */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            id: string;
+                            name: string;
+                            display_name: string | null;
+                            email: string | null;
+                            phone: string | null;
+                            mobile_phone: string | null;
+                            whatsapp: string | null;
+                            /** @enum {string} */
+                            type: "PF";
+                            cpf: string | null;
+                            rg: string | null;
+                            /**
+                             * Format: date
+                             * @example 2026-12-15
+                             */
+                            birth_date: string | null;
+                            /** @enum {unknown} */
+                            gender: "masculino" | "feminino" | "outro" | null;
+                            marital_status: string | null;
+                            nationality: string | null;
+                            /** @enum {unknown} */
+                            segment: "vip" | "premium" | "regular" | "occasional" | null;
+                            /** @enum {unknown} */
+                            status: "active" | "inactive";
+                            store_id: string | null;
+                            source: string | null;
+                            /** Address */
+                            address: {
+                                street: string | null;
+                                number: string | null;
+                                complement: string | null;
+                                neighborhood: string | null;
+                                city: string | null;
+                                state: string | null;
+                                zip_code: string | null;
+                                country: string | null;
+                            } | null;
+                            notes: string | null;
+                            tags: string[];
+                            credit_limit: number | null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            created_at: string;
+                            /** @example 2026-11-22T14:03:27Z */
+                            updated_at: string;
+                        } | {
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            id: string;
+                            name: string;
+                            display_name: string | null;
+                            email: string | null;
+                            phone: string | null;
+                            mobile_phone: string | null;
+                            whatsapp: string | null;
+                            /** @enum {string} */
+                            type: "PJ";
+                            cnpj: string | null;
+                            legal_name: string | null;
+                            trade_name: string | null;
+                            state_registration: string | null;
+                            /** @enum {unknown} */
+                            segment: "vip" | "premium" | "regular" | "occasional" | null;
+                            /** @enum {unknown} */
+                            status: "active" | "inactive";
+                            store_id: string | null;
+                            source: string | null;
+                            /** Address */
+                            address: {
+                                street: string | null;
+                                number: string | null;
+                                complement: string | null;
+                                neighborhood: string | null;
+                                city: string | null;
+                                state: string | null;
+                                zip_code: string | null;
+                                country: string | null;
+                            } | null;
+                            notes: string | null;
+                            tags: string[];
+                            credit_limit: number | null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            created_at: string;
+                            /** @example 2026-11-22T14:03:27Z */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input: the same Portuguese message and error.field as the public API. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description No session, or it expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Sessão ausente ou expirada. Entre novamente."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input: the same Portuguese message and error.field as the public API. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "DUPLICATE_ENTRY",
+                     *         "message": "CPF já cadastrado"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getPanelClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** Client */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            id: string;
+                            name: string;
+                            display_name: string | null;
+                            email: string | null;
+                            phone: string | null;
+                            mobile_phone: string | null;
+                            whatsapp: string | null;
+                            /** @enum {string} */
+                            type: "PF";
+                            cpf: string | null;
+                            rg: string | null;
+                            /**
+                             * Format: date
+                             * @example 2026-12-15
+                             */
+                            birth_date: string | null;
+                            /** @enum {unknown} */
+                            gender: "masculino" | "feminino" | "outro" | null;
+                            marital_status: string | null;
+                            nationality: string | null;
+                            /** @enum {unknown} */
+                            segment: "vip" | "premium" | "regular" | "occasional" | null;
+                            /** @enum {unknown} */
+                            status: "active" | "inactive";
+                            store_id: string | null;
+                            source: string | null;
+                            /** Address */
+                            address: {
+                                street: string | null;
+                                number: string | null;
+                                complement: string | null;
+                                neighborhood: string | null;
+                                city: string | null;
+                                state: string | null;
+                                zip_code: string | null;
+                                country: string | null;
+                            } | null;
+                            notes: string | null;
+                            tags: string[];
+                            credit_limit: number | null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            created_at: string;
+                            /** @example 2026-11-22T14:03:27Z */
+                            updated_at: string;
+                        } | {
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            id: string;
+                            name: string;
+                            display_name: string | null;
+                            email: string | null;
+                            phone: string | null;
+                            mobile_phone: string | null;
+                            whatsapp: string | null;
+                            /** @enum {string} */
+                            type: "PJ";
+                            cnpj: string | null;
+                            legal_name: string | null;
+                            trade_name: string | null;
+                            state_registration: string | null;
+                            /** @enum {unknown} */
+                            segment: "vip" | "premium" | "regular" | "occasional" | null;
+                            /** @enum {unknown} */
+                            status: "active" | "inactive";
+                            store_id: string | null;
+                            source: string | null;
+                            /** Address */
+                            address: {
+                                street: string | null;
+                                number: string | null;
+                                complement: string | null;
+                                neighborhood: string | null;
+                                city: string | null;
+                                state: string | null;
+                                zip_code: string | null;
+                                country: string | null;
+                            } | null;
+                            notes: string | null;
+                            tags: string[];
+                            credit_limit: number | null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            created_at: string;
+                            /** @example 2026-11-22T14:03:27Z */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description No session, or it expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Sessão ausente ou expirada. Entre novamente."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Unknown id (or another team’s). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Cliente não encontrado"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    updatePanelClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "mobile_phone": "(19) 98765-4321",
+                 *       "segment": "premium",
+                 *       "address": {
+                 *         "street": "Rua das Palmeiras",
+                 *         "number": "250"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {unknown} */
+                    type?: "PF" | "PJ";
+                    name?: string;
+                    display_name?: string | null;
+                    /** Format: email */
+                    email?: string | null;
+                    phone?: string | null;
+                    mobile_phone?: string | null;
+                    whatsapp?: string | null;
+                    cpf?: string | null;
+                    rg?: string | null;
+                    /** Format: date */
+                    birth_date?: string | null;
+                    /** @enum {unknown} */
+                    gender?: "masculino" | "feminino" | "outro" | null;
+                    marital_status?: string | null;
+                    nationality?: string | null;
+                    cnpj?: string | null;
+                    legal_name?: string | null;
+                    trade_name?: string | null;
+                    state_registration?: string | null;
+                    municipal_registration?: string | null;
+                    /** @enum {unknown} */
+                    segment?: "vip" | "premium" | "regular" | "occasional" | null;
+                    source?: string | null;
+                    store_id?: string | null;
+                    address?: {
+                        street?: string | null;
+                        number?: string | null;
+                        complement?: string | null;
+                        neighborhood?: string | null;
+                        city?: string | null;
+                        state?: string | null;
+                        zip_code?: string | null;
+                        country?: string | null;
+                    } | null;
+                    notes?: string | null;
+                    tags?: string[];
+                    credit_limit?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** Client */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            id: string;
+                            name: string;
+                            display_name: string | null;
+                            email: string | null;
+                            phone: string | null;
+                            mobile_phone: string | null;
+                            whatsapp: string | null;
+                            /** @enum {string} */
+                            type: "PF";
+                            cpf: string | null;
+                            rg: string | null;
+                            /**
+                             * Format: date
+                             * @example 2026-12-15
+                             */
+                            birth_date: string | null;
+                            /** @enum {unknown} */
+                            gender: "masculino" | "feminino" | "outro" | null;
+                            marital_status: string | null;
+                            nationality: string | null;
+                            /** @enum {unknown} */
+                            segment: "vip" | "premium" | "regular" | "occasional" | null;
+                            /** @enum {unknown} */
+                            status: "active" | "inactive";
+                            store_id: string | null;
+                            source: string | null;
+                            /** Address */
+                            address: {
+                                street: string | null;
+                                number: string | null;
+                                complement: string | null;
+                                neighborhood: string | null;
+                                city: string | null;
+                                state: string | null;
+                                zip_code: string | null;
+                                country: string | null;
+                            } | null;
+                            notes: string | null;
+                            tags: string[];
+                            credit_limit: number | null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            created_at: string;
+                            /** @example 2026-11-22T14:03:27Z */
+                            updated_at: string;
+                        } | {
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            id: string;
+                            name: string;
+                            display_name: string | null;
+                            email: string | null;
+                            phone: string | null;
+                            mobile_phone: string | null;
+                            whatsapp: string | null;
+                            /** @enum {string} */
+                            type: "PJ";
+                            cnpj: string | null;
+                            legal_name: string | null;
+                            trade_name: string | null;
+                            state_registration: string | null;
+                            /** @enum {unknown} */
+                            segment: "vip" | "premium" | "regular" | "occasional" | null;
+                            /** @enum {unknown} */
+                            status: "active" | "inactive";
+                            store_id: string | null;
+                            source: string | null;
+                            /** Address */
+                            address: {
+                                street: string | null;
+                                number: string | null;
+                                complement: string | null;
+                                neighborhood: string | null;
+                                city: string | null;
+                                state: string | null;
+                                zip_code: string | null;
+                                country: string | null;
+                            } | null;
+                            notes: string | null;
+                            tags: string[];
+                            credit_limit: number | null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            created_at: string;
+                            /** @example 2026-11-22T14:03:27Z */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input: the same Portuguese message and error.field as the public API. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description No session, or it expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Sessão ausente ou expirada. Entre novamente."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Unknown id (or another team’s). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Cliente não encontrado"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input: the same Portuguese message and error.field as the public API. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "DUPLICATE_ENTRY",
+                     *         "message": "CPF já cadastrado"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deactivatePanelClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** ClientDeactivated */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            id: string;
+                            /** @enum {string} */
+                            status: "inactive";
+                            /** @example 2026-11-22T14:03:27Z */
+                            deactivated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description No session, or it expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Sessão ausente ou expirada. Entre novamente."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Unknown id (or another team’s). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Cliente não encontrado"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    reactivatePanelClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** Client */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            id: string;
+                            name: string;
+                            display_name: string | null;
+                            email: string | null;
+                            phone: string | null;
+                            mobile_phone: string | null;
+                            whatsapp: string | null;
+                            /** @enum {string} */
+                            type: "PF";
+                            cpf: string | null;
+                            rg: string | null;
+                            /**
+                             * Format: date
+                             * @example 2026-12-15
+                             */
+                            birth_date: string | null;
+                            /** @enum {unknown} */
+                            gender: "masculino" | "feminino" | "outro" | null;
+                            marital_status: string | null;
+                            nationality: string | null;
+                            /** @enum {unknown} */
+                            segment: "vip" | "premium" | "regular" | "occasional" | null;
+                            /** @enum {unknown} */
+                            status: "active" | "inactive";
+                            store_id: string | null;
+                            source: string | null;
+                            /** Address */
+                            address: {
+                                street: string | null;
+                                number: string | null;
+                                complement: string | null;
+                                neighborhood: string | null;
+                                city: string | null;
+                                state: string | null;
+                                zip_code: string | null;
+                                country: string | null;
+                            } | null;
+                            notes: string | null;
+                            tags: string[];
+                            credit_limit: number | null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            created_at: string;
+                            /** @example 2026-11-22T14:03:27Z */
+                            updated_at: string;
+                        } | {
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            id: string;
+                            name: string;
+                            display_name: string | null;
+                            email: string | null;
+                            phone: string | null;
+                            mobile_phone: string | null;
+                            whatsapp: string | null;
+                            /** @enum {string} */
+                            type: "PJ";
+                            cnpj: string | null;
+                            legal_name: string | null;
+                            trade_name: string | null;
+                            state_registration: string | null;
+                            /** @enum {unknown} */
+                            segment: "vip" | "premium" | "regular" | "occasional" | null;
+                            /** @enum {unknown} */
+                            status: "active" | "inactive";
+                            store_id: string | null;
+                            source: string | null;
+                            /** Address */
+                            address: {
+                                street: string | null;
+                                number: string | null;
+                                complement: string | null;
+                                neighborhood: string | null;
+                                city: string | null;
+                                state: string | null;
+                                zip_code: string | null;
+                                country: string | null;
+                            } | null;
+                            notes: string | null;
+                            tags: string[];
+                            credit_limit: number | null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            created_at: string;
+                            /** @example 2026-11-22T14:03:27Z */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description No session, or it expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Sessão ausente ou expirada. Entre novamente."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Unknown id (or another team’s). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Cliente não encontrado"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getClientOverview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Client */
+                            client: {
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                id: string;
+                                name: string;
+                                display_name: string | null;
+                                email: string | null;
+                                phone: string | null;
+                                mobile_phone: string | null;
+                                whatsapp: string | null;
+                                /** @enum {string} */
+                                type: "PF";
+                                cpf: string | null;
+                                rg: string | null;
+                                /**
+                                 * Format: date
+                                 * @example 2026-12-15
+                                 */
+                                birth_date: string | null;
+                                /** @enum {unknown} */
+                                gender: "masculino" | "feminino" | "outro" | null;
+                                marital_status: string | null;
+                                nationality: string | null;
+                                /** @enum {unknown} */
+                                segment: "vip" | "premium" | "regular" | "occasional" | null;
+                                /** @enum {unknown} */
+                                status: "active" | "inactive";
+                                store_id: string | null;
+                                source: string | null;
+                                /** Address */
+                                address: {
+                                    street: string | null;
+                                    number: string | null;
+                                    complement: string | null;
+                                    neighborhood: string | null;
+                                    city: string | null;
+                                    state: string | null;
+                                    zip_code: string | null;
+                                    country: string | null;
+                                } | null;
+                                notes: string | null;
+                                tags: string[];
+                                credit_limit: number | null;
+                                /** @example 2026-11-22T14:03:27Z */
+                                created_at: string;
+                                /** @example 2026-11-22T14:03:27Z */
+                                updated_at: string;
+                            } | {
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                id: string;
+                                name: string;
+                                display_name: string | null;
+                                email: string | null;
+                                phone: string | null;
+                                mobile_phone: string | null;
+                                whatsapp: string | null;
+                                /** @enum {string} */
+                                type: "PJ";
+                                cnpj: string | null;
+                                legal_name: string | null;
+                                trade_name: string | null;
+                                state_registration: string | null;
+                                /** @enum {unknown} */
+                                segment: "vip" | "premium" | "regular" | "occasional" | null;
+                                /** @enum {unknown} */
+                                status: "active" | "inactive";
+                                store_id: string | null;
+                                source: string | null;
+                                /** Address */
+                                address: {
+                                    street: string | null;
+                                    number: string | null;
+                                    complement: string | null;
+                                    neighborhood: string | null;
+                                    city: string | null;
+                                    state: string | null;
+                                    zip_code: string | null;
+                                    country: string | null;
+                                } | null;
+                                notes: string | null;
+                                tags: string[];
+                                credit_limit: number | null;
+                                /** @example 2026-11-22T14:03:27Z */
+                                created_at: string;
+                                /** @example 2026-11-22T14:03:27Z */
+                                updated_at: string;
+                            };
+                            /** @description The client's first 20 deals, newest first. */
+                            deals: {
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                id: string;
+                                title: string;
+                                description: string | null;
+                                /** @example 149990 */
+                                value: number | null;
+                                /** @enum {string} */
+                                currency: "BRL";
+                                /** @example lead */
+                                phase: string;
+                                /** @enum {unknown} */
+                                priority: "alta" | "media" | "baixa";
+                                probability: number;
+                                /** @enum {unknown} */
+                                status: "ativo" | "ganho" | "perdido" | "arquivado";
+                                /**
+                                 * Format: date
+                                 * @example 2026-12-15
+                                 */
+                                expected_close_date: string | null;
+                                source: string | null;
+                                loss_reason: string | null;
+                                tags: string[];
+                                is_starred: boolean;
+                                store_id: string | null;
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                client_id: string | null;
+                                client: {
+                                    /**
+                                     * Format: uuid
+                                     * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                     */
+                                    id: string;
+                                    name: string;
+                                } | null;
+                                responsible_id: string | null;
+                                case_id: string | null;
+                                ai_summary: null;
+                                ai_win_probability: null;
+                                /** @example 2026-11-22T14:03:27Z */
+                                created_at: string;
+                                /** @example 2026-11-22T14:03:27Z */
+                                updated_at: string;
+                            }[];
+                            /** @description The client's first 20 activities by due time. */
+                            activities: {
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                type: "task" | "deadline" | "meeting" | "call" | "email" | "note";
+                                title: string;
+                                description: string | null;
+                                /** @enum {unknown} */
+                                status: "pending" | "in_progress" | "completed" | "cancelled";
+                                /** @enum {unknown} */
+                                priority: "alta" | "media" | "baixa";
+                                /** @example 2026-11-22T14:03:27Z */
+                                due_at: string | null;
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                deal_id: string | null;
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                client_id: string | null;
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                vehicle_id: string | null;
+                                responsible_id: string | null;
+                                /** @example 2026-11-22T14:03:27Z */
+                                completed_at: string | null;
+                                /** @example 2026-11-22T14:03:27Z */
+                                created_at: string;
+                                /** @example 2026-11-22T14:03:27Z */
+                                updated_at: string;
+                                /** @description Open and past its due time. */
+                                is_overdue: boolean;
+                                /** @description Open and due within the next 24 hours. */
+                                is_due_soon: boolean;
+                            }[];
+                            /** @description The client's first 20 records by due date. */
+                            financial: {
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                type: "revenue" | "expense" | "cost";
+                                /** @enum {unknown} */
+                                category: "venda-veiculo" | "comissao" | "financiamento" | "seguro" | "aluguel" | "pessoal" | "marketing" | "tecnologia" | "funilaria" | "mecanica" | "higienizacao" | "documentacao";
+                                description: string;
+                                /** @example 1234.56 */
+                                amount: number;
+                                /** @enum {string} */
+                                currency: "BRL";
+                                /** Format: date */
+                                due_date: string;
+                                /** @enum {unknown} */
+                                status: "pending" | "paid" | "cancelled";
+                                /** @example 2026-11-22T14:03:27Z */
+                                paid_at: string | null;
+                                /** @enum {unknown} */
+                                payment_method: "pix" | "boleto" | "cartao" | "transferencia" | "financiamento" | "dinheiro" | "cheque" | null;
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                deal_id: string | null;
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                client_id: string | null;
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                vehicle_id: string | null;
+                                notes: string | null;
+                                /** @example 2026-11-22T14:03:27Z */
+                                created_at: string;
+                                /** @example 2026-11-22T14:03:27Z */
+                                updated_at: string;
+                                /** @description Pending and its due date has passed (team time zone). */
+                                is_overdue: boolean;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description No session, or it expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Sessão ausente ou expirada. Entre novamente."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Unknown id (or another team’s). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Cliente não encontrado"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listAgenda: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                /** @description One of due_at, created_at, updated_at, title, priority, status, type; prefix `-` for descending. Default `-created_at (due_at on /overdue)`. */
+                sort?: string;
+                search?: string;
+                store_id?: string;
+                status?: "pending" | "in_progress" | "completed" | "cancelled";
+                type?: "task" | "deadline" | "meeting" | "call" | "email" | "note";
+                priority?: "alta" | "media" | "baixa";
+                deal_id?: string;
+                client_id?: string;
+                vehicle_id?: string;
+                responsible_id?: string;
+                due_from?: string;
+                due_to?: string;
+                /** @description today (due today, team time zone), overdue (open, past due), upcoming (due after today, open), all. Default all. */
+                view?: "today" | "overdue" | "upcoming" | "all";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            id: string;
+                            /** @enum {unknown} */
+                            type: "task" | "deadline" | "meeting" | "call" | "email" | "note";
+                            title: string;
+                            description: string | null;
+                            /** @enum {unknown} */
+                            status: "pending" | "in_progress" | "completed" | "cancelled";
+                            /** @enum {unknown} */
+                            priority: "alta" | "media" | "baixa";
+                            /** @example 2026-11-22T14:03:27Z */
+                            due_at: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            deal_id: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            client_id: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            vehicle_id: string | null;
+                            responsible_id: string | null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            completed_at: string | null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            created_at: string;
+                            /** @example 2026-11-22T14:03:27Z */
+                            updated_at: string;
+                            /** @description Open and past its due time. */
+                            is_overdue: boolean;
+                            /** @description Open and due within the next 24 hours. */
+                            is_due_soon: boolean;
+                        }[];
+                        pagination: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            pages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input: the same Portuguese message and error.field as the public API. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "Status inválido"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description No session, or it expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Sessão ausente ou expirada. Entre novamente."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createPanelActivity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "call",
+                 *       "title": "Ligar para Ana sobre o financiamento",
+                 *       "priority": "alta",
+                 *       "due_at": "2026-12-01T14:00:00-03:00"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {unknown} */
+                    type?: "task" | "deadline" | "meeting" | "call" | "email" | "note";
+                    title: string;
+                    description?: string | null;
+                    /** @enum {unknown} */
+                    priority?: "alta" | "media" | "baixa";
+                    /**
+                     * Format: date-time
+                     * @example 2026-12-01T14:00:00-03:00
+                     */
+                    due_at?: string | null;
+                    deal_id?: string | null;
+                    client_id?: string | null;
+                    vehicle_id?: string | null;
+                    responsible_id?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** AgendaActivity */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            id: string;
+                            /** @enum {unknown} */
+                            type: "task" | "deadline" | "meeting" | "call" | "email" | "note";
+                            title: string;
+                            description: string | null;
+                            /** @enum {unknown} */
+                            status: "pending" | "in_progress" | "completed" | "cancelled";
+                            /** @enum {unknown} */
+                            priority: "alta" | "media" | "baixa";
+                            /** @example 2026-11-22T14:03:27Z */
+                            due_at: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            deal_id: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            client_id: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            vehicle_id: string | null;
+                            responsible_id: string | null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            completed_at: string | null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            created_at: string;
+                            /** @example 2026-11-22T14:03:27Z */
+                            updated_at: string;
+                            /** @description Open and past its due time. */
+                            is_overdue: boolean;
+                            /** @description Open and due within the next 24 hours. */
+                            is_due_soon: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input: the same Portuguese message and error.field as the public API. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description No session, or it expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Sessão ausente ou expirada. Entre novamente."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getPanelActivity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** AgendaActivity */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            id: string;
+                            /** @enum {unknown} */
+                            type: "task" | "deadline" | "meeting" | "call" | "email" | "note";
+                            title: string;
+                            description: string | null;
+                            /** @enum {unknown} */
+                            status: "pending" | "in_progress" | "completed" | "cancelled";
+                            /** @enum {unknown} */
+                            priority: "alta" | "media" | "baixa";
+                            /** @example 2026-11-22T14:03:27Z */
+                            due_at: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            deal_id: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            client_id: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            vehicle_id: string | null;
+                            responsible_id: string | null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            completed_at: string | null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            created_at: string;
+                            /** @example 2026-11-22T14:03:27Z */
+                            updated_at: string;
+                            /** @description Open and past its due time. */
+                            is_overdue: boolean;
+                            /** @description Open and due within the next 24 hours. */
+                            is_due_soon: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description No session, or it expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Sessão ausente ou expirada. Entre novamente."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Unknown id (or another team’s). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Atividade não encontrada"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    updatePanelActivity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "status": "in_progress",
+                 *       "due_at": "2026-12-02T10:00:00-03:00"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {unknown} */
+                    type?: "task" | "deadline" | "meeting" | "call" | "email" | "note";
+                    title?: string;
+                    description?: string | null;
+                    /** @enum {unknown} */
+                    priority?: "alta" | "media" | "baixa";
+                    /**
+                     * Format: date-time
+                     * @example 2026-12-01T14:00:00-03:00
+                     */
+                    due_at?: string | null;
+                    deal_id?: string | null;
+                    client_id?: string | null;
+                    vehicle_id?: string | null;
+                    responsible_id?: string | null;
+                    /** @enum {unknown} */
+                    status?: "pending" | "in_progress" | "completed" | "cancelled";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** AgendaActivity */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            id: string;
+                            /** @enum {unknown} */
+                            type: "task" | "deadline" | "meeting" | "call" | "email" | "note";
+                            title: string;
+                            description: string | null;
+                            /** @enum {unknown} */
+                            status: "pending" | "in_progress" | "completed" | "cancelled";
+                            /** @enum {unknown} */
+                            priority: "alta" | "media" | "baixa";
+                            /** @example 2026-11-22T14:03:27Z */
+                            due_at: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            deal_id: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            client_id: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            vehicle_id: string | null;
+                            responsible_id: string | null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            completed_at: string | null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            created_at: string;
+                            /** @example 2026-11-22T14:03:27Z */
+                            updated_at: string;
+                            /** @description Open and past its due time. */
+                            is_overdue: boolean;
+                            /** @description Open and due within the next 24 hours. */
+                            is_due_soon: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input: the same Portuguese message and error.field as the public API. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "Nenhum campo para atualizar"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description No session, or it expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Sessão ausente ou expirada. Entre novamente."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Unknown id (or another team’s). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Atividade não encontrada"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input: the same Portuguese message and error.field as the public API. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "Atividade cancelada não pode ser concluída"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    cancelPanelActivity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** AgendaActivity */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            id: string;
+                            /** @enum {unknown} */
+                            type: "task" | "deadline" | "meeting" | "call" | "email" | "note";
+                            title: string;
+                            description: string | null;
+                            /** @enum {unknown} */
+                            status: "pending" | "in_progress" | "completed" | "cancelled";
+                            /** @enum {unknown} */
+                            priority: "alta" | "media" | "baixa";
+                            /** @example 2026-11-22T14:03:27Z */
+                            due_at: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            deal_id: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            client_id: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            vehicle_id: string | null;
+                            responsible_id: string | null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            completed_at: string | null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            created_at: string;
+                            /** @example 2026-11-22T14:03:27Z */
+                            updated_at: string;
+                            /** @description Open and past its due time. */
+                            is_overdue: boolean;
+                            /** @description Open and due within the next 24 hours. */
+                            is_due_soon: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description No session, or it expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Sessão ausente ou expirada. Entre novamente."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Unknown id (or another team’s). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Atividade não encontrada"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    completePanelActivity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** AgendaActivity */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            id: string;
+                            /** @enum {unknown} */
+                            type: "task" | "deadline" | "meeting" | "call" | "email" | "note";
+                            title: string;
+                            description: string | null;
+                            /** @enum {unknown} */
+                            status: "pending" | "in_progress" | "completed" | "cancelled";
+                            /** @enum {unknown} */
+                            priority: "alta" | "media" | "baixa";
+                            /** @example 2026-11-22T14:03:27Z */
+                            due_at: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            deal_id: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            client_id: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            vehicle_id: string | null;
+                            responsible_id: string | null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            completed_at: string | null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            created_at: string;
+                            /** @example 2026-11-22T14:03:27Z */
+                            updated_at: string;
+                            /** @description Open and past its due time. */
+                            is_overdue: boolean;
+                            /** @description Open and due within the next 24 hours. */
+                            is_due_soon: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description No session, or it expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Sessão ausente ou expirada. Entre novamente."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Unknown id (or another team’s). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Atividade não encontrada"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input: the same Portuguese message and error.field as the public API. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "Atividade cancelada não pode ser concluída"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listPanelFinancial: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                /** @description One of due_date, created_at, updated_at, amount, status, type, category, paid_at; prefix `-` for descending. Default `-created_at (due_date on /overdue)`. */
+                sort?: string;
+                search?: string;
+                store_id?: string;
+                type?: "revenue" | "expense" | "cost";
+                category?: "venda-veiculo" | "comissao" | "financiamento" | "seguro" | "aluguel" | "pessoal" | "marketing" | "tecnologia" | "funilaria" | "mecanica" | "higienizacao" | "documentacao";
+                status?: "pending" | "paid" | "cancelled";
+                payment_method?: "pix" | "boleto" | "cartao" | "transferencia" | "financiamento" | "dinheiro" | "cheque";
+                deal_id?: string;
+                client_id?: string;
+                vehicle_id?: string;
+                due_from?: string;
+                due_to?: string;
+                /** @description Only pending records past their due date. */
+                overdue?: boolean;
+                /** @description First due date (inclusive). */
+                from?: string;
+                /** @description Last due date (inclusive). */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            id: string;
+                            /** @enum {unknown} */
+                            type: "revenue" | "expense" | "cost";
+                            /** @enum {unknown} */
+                            category: "venda-veiculo" | "comissao" | "financiamento" | "seguro" | "aluguel" | "pessoal" | "marketing" | "tecnologia" | "funilaria" | "mecanica" | "higienizacao" | "documentacao";
+                            description: string;
+                            /** @example 1234.56 */
+                            amount: number;
+                            /** @enum {string} */
+                            currency: "BRL";
+                            /** Format: date */
+                            due_date: string;
+                            /** @enum {unknown} */
+                            status: "pending" | "paid" | "cancelled";
+                            /** @example 2026-11-22T14:03:27Z */
+                            paid_at: string | null;
+                            /** @enum {unknown} */
+                            payment_method: "pix" | "boleto" | "cartao" | "transferencia" | "financiamento" | "dinheiro" | "cheque" | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            deal_id: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            client_id: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            vehicle_id: string | null;
+                            notes: string | null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            created_at: string;
+                            /** @example 2026-11-22T14:03:27Z */
+                            updated_at: string;
+                            /** @description Pending and its due date has passed (team time zone). */
+                            is_overdue: boolean;
+                        }[];
+                        pagination: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            pages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input: the same Portuguese message and error.field as the public API. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "Status inválido"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description No session, or it expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Sessão ausente ou expirada. Entre novamente."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createPanelFinancial: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "revenue",
+                 *       "category": "venda-veiculo",
+                 *       "description": "Venda Corolla XEi 2024",
+                 *       "amount": 149990,
+                 *       "due_date": "2026-12-15"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {unknown} */
+                    type?: "revenue" | "expense" | "cost";
+                    /** @enum {unknown} */
+                    category: "venda-veiculo" | "comissao" | "financiamento" | "seguro" | "aluguel" | "pessoal" | "marketing" | "tecnologia" | "funilaria" | "mecanica" | "higienizacao" | "documentacao";
+                    description: string;
+                    /** @example 65990.9 */
+                    amount: number;
+                    /** Format: date */
+                    due_date: string;
+                    /**
+                     * Format: date-time
+                     * @example 2026-12-01T14:00:00-03:00
+                     */
+                    paid_at?: string | null;
+                    /** @enum {unknown} */
+                    payment_method?: "pix" | "boleto" | "cartao" | "transferencia" | "financiamento" | "dinheiro" | "cheque" | null;
+                    deal_id?: string | null;
+                    client_id?: string | null;
+                    vehicle_id?: string | null;
+                    notes?: string | null;
+                    /** @enum {unknown} */
+                    status?: "pending" | "paid";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** PanelFinancialRecord */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            id: string;
+                            /** @enum {unknown} */
+                            type: "revenue" | "expense" | "cost";
+                            /** @enum {unknown} */
+                            category: "venda-veiculo" | "comissao" | "financiamento" | "seguro" | "aluguel" | "pessoal" | "marketing" | "tecnologia" | "funilaria" | "mecanica" | "higienizacao" | "documentacao";
+                            description: string;
+                            /** @example 1234.56 */
+                            amount: number;
+                            /** @enum {string} */
+                            currency: "BRL";
+                            /** Format: date */
+                            due_date: string;
+                            /** @enum {unknown} */
+                            status: "pending" | "paid" | "cancelled";
+                            /** @example 2026-11-22T14:03:27Z */
+                            paid_at: string | null;
+                            /** @enum {unknown} */
+                            payment_method: "pix" | "boleto" | "cartao" | "transferencia" | "financiamento" | "dinheiro" | "cheque" | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            deal_id: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            client_id: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            vehicle_id: string | null;
+                            notes: string | null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            created_at: string;
+                            /** @example 2026-11-22T14:03:27Z */
+                            updated_at: string;
+                            /** @description Pending and its due date has passed (team time zone). */
+                            is_overdue: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input: the same Portuguese message and error.field as the public API. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "Campo 'type' é obrigatório. Use: revenue, expense, cost"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description No session, or it expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Sessão ausente ou expirada. Entre novamente."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getPanelFinancialSummary: {
+        parameters: {
+            query?: {
+                /** @description First due date of the period (inclusive). Default: the first day of the current month in the team time zone. */
+                from?: string;
+                /** @description Last due date of the period (inclusive). Default: the last day of the month of `from`. */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** FinancialSummary */
+                        data: {
+                            period: {
+                                /** Format: date */
+                                from: string;
+                                /** Format: date */
+                                to: string;
+                            };
+                            /** @description Records not cancelled; net = revenue − expense − cost. */
+                            totals: {
+                                /** @example 1234.56 */
+                                revenue: number;
+                                /** @example 1234.56 */
+                                expense: number;
+                                /** @example 1234.56 */
+                                cost: number;
+                                /** @example 1234.56 */
+                                net: number;
+                            };
+                            /** @description `pending` excludes the overdue ones, counted apart in `overdue`. */
+                            by_status: {
+                                pending: {
+                                    count: number;
+                                    /** @example 1234.56 */
+                                    amount: number;
+                                };
+                                overdue: {
+                                    count: number;
+                                    /** @example 1234.56 */
+                                    amount: number;
+                                };
+                                paid: {
+                                    count: number;
+                                    /** @example 1234.56 */
+                                    amount: number;
+                                };
+                                cancelled: {
+                                    count: number;
+                                    /** @example 1234.56 */
+                                    amount: number;
+                                };
+                            };
+                            by_category: {
+                                /** @enum {unknown} */
+                                type: "revenue" | "expense" | "cost";
+                                /** @enum {unknown} */
+                                category: "venda-veiculo" | "comissao" | "financiamento" | "seguro" | "aluguel" | "pessoal" | "marketing" | "tecnologia" | "funilaria" | "mecanica" | "higienizacao" | "documentacao";
+                                count: number;
+                                /** @example 1234.56 */
+                                amount: number;
+                            }[];
+                            by_month: {
+                                month: string;
+                                /** @example 1234.56 */
+                                revenue: number;
+                                /** @example 1234.56 */
+                                expense: number;
+                                /** @example 1234.56 */
+                                cost: number;
+                                /** @example 1234.56 */
+                                net: number;
+                            }[];
+                            by_vehicle: {
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                vehicle_id: string;
+                                /** @example 1234.56 */
+                                sale_revenue: number;
+                                /** @example 1234.56 */
+                                purchase_price: number | null;
+                                /** @example 1234.56 */
+                                costs: number;
+                                /** @example 1234.56 */
+                                margin: number | null;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input: the same Portuguese message and error.field as the public API. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "Data inválida"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description No session, or it expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Sessão ausente ou expirada. Entre novamente."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getFinancialCategories: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            revenue: string[];
+                            expense: string[];
+                            cost: string[];
+                            payment_methods: string[];
+                        };
+                    };
+                };
+            };
+            /** @description No session, or it expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Sessão ausente ou expirada. Entre novamente."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getPanelFinancial: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** PanelFinancialRecord */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            id: string;
+                            /** @enum {unknown} */
+                            type: "revenue" | "expense" | "cost";
+                            /** @enum {unknown} */
+                            category: "venda-veiculo" | "comissao" | "financiamento" | "seguro" | "aluguel" | "pessoal" | "marketing" | "tecnologia" | "funilaria" | "mecanica" | "higienizacao" | "documentacao";
+                            description: string;
+                            /** @example 1234.56 */
+                            amount: number;
+                            /** @enum {string} */
+                            currency: "BRL";
+                            /** Format: date */
+                            due_date: string;
+                            /** @enum {unknown} */
+                            status: "pending" | "paid" | "cancelled";
+                            /** @example 2026-11-22T14:03:27Z */
+                            paid_at: string | null;
+                            /** @enum {unknown} */
+                            payment_method: "pix" | "boleto" | "cartao" | "transferencia" | "financiamento" | "dinheiro" | "cheque" | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            deal_id: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            client_id: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            vehicle_id: string | null;
+                            notes: string | null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            created_at: string;
+                            /** @example 2026-11-22T14:03:27Z */
+                            updated_at: string;
+                            /** @description Pending and its due date has passed (team time zone). */
+                            is_overdue: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description No session, or it expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Sessão ausente ou expirada. Entre novamente."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Unknown id (or another team’s). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Lançamento financeiro não encontrado"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    updatePanelFinancial: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "status": "paid",
+                 *       "payment_method": "pix"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {unknown} */
+                    type?: "revenue" | "expense" | "cost";
+                    /**
+                     * @description Must belong to the record's type (revenue, expense or cost list).
+                     * @enum {unknown}
+                     */
+                    category?: "venda-veiculo" | "comissao" | "financiamento" | "seguro" | "aluguel" | "pessoal" | "marketing" | "tecnologia" | "funilaria" | "mecanica" | "higienizacao" | "documentacao";
+                    description?: string;
+                    /** @example 65990.9 */
+                    amount?: number;
+                    /** Format: date */
+                    due_date?: string;
+                    /**
+                     * Format: date-time
+                     * @example 2026-12-01T14:00:00-03:00
+                     */
+                    paid_at?: string | null;
+                    /** @enum {unknown} */
+                    payment_method?: "pix" | "boleto" | "cartao" | "transferencia" | "financiamento" | "dinheiro" | "cheque" | null;
+                    deal_id?: string | null;
+                    client_id?: string | null;
+                    vehicle_id?: string | null;
+                    notes?: string | null;
+                    /** @enum {unknown} */
+                    status?: "pending" | "paid" | "cancelled";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** PanelFinancialRecord */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            id: string;
+                            /** @enum {unknown} */
+                            type: "revenue" | "expense" | "cost";
+                            /** @enum {unknown} */
+                            category: "venda-veiculo" | "comissao" | "financiamento" | "seguro" | "aluguel" | "pessoal" | "marketing" | "tecnologia" | "funilaria" | "mecanica" | "higienizacao" | "documentacao";
+                            description: string;
+                            /** @example 1234.56 */
+                            amount: number;
+                            /** @enum {string} */
+                            currency: "BRL";
+                            /** Format: date */
+                            due_date: string;
+                            /** @enum {unknown} */
+                            status: "pending" | "paid" | "cancelled";
+                            /** @example 2026-11-22T14:03:27Z */
+                            paid_at: string | null;
+                            /** @enum {unknown} */
+                            payment_method: "pix" | "boleto" | "cartao" | "transferencia" | "financiamento" | "dinheiro" | "cheque" | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            deal_id: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            client_id: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            vehicle_id: string | null;
+                            notes: string | null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            created_at: string;
+                            /** @example 2026-11-22T14:03:27Z */
+                            updated_at: string;
+                            /** @description Pending and its due date has passed (team time zone). */
+                            is_overdue: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input: the same Portuguese message and error.field as the public API. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "Nenhum campo para atualizar"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description No session, or it expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Sessão ausente ou expirada. Entre novamente."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Unknown id (or another team’s). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Lançamento financeiro não encontrado"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    cancelPanelFinancial: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** PanelFinancialRecord */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            id: string;
+                            /** @enum {unknown} */
+                            type: "revenue" | "expense" | "cost";
+                            /** @enum {unknown} */
+                            category: "venda-veiculo" | "comissao" | "financiamento" | "seguro" | "aluguel" | "pessoal" | "marketing" | "tecnologia" | "funilaria" | "mecanica" | "higienizacao" | "documentacao";
+                            description: string;
+                            /** @example 1234.56 */
+                            amount: number;
+                            /** @enum {string} */
+                            currency: "BRL";
+                            /** Format: date */
+                            due_date: string;
+                            /** @enum {unknown} */
+                            status: "pending" | "paid" | "cancelled";
+                            /** @example 2026-11-22T14:03:27Z */
+                            paid_at: string | null;
+                            /** @enum {unknown} */
+                            payment_method: "pix" | "boleto" | "cartao" | "transferencia" | "financiamento" | "dinheiro" | "cheque" | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            deal_id: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            client_id: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            vehicle_id: string | null;
+                            notes: string | null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            created_at: string;
+                            /** @example 2026-11-22T14:03:27Z */
+                            updated_at: string;
+                            /** @description Pending and its due date has passed (team time zone). */
+                            is_overdue: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description No session, or it expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Sessão ausente ou expirada. Entre novamente."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Unknown id (or another team’s). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Lançamento financeiro não encontrado"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    payPanelFinancial: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {unknown} */
+                    payment_method: "pix" | "boleto" | "cartao" | "transferencia" | "financiamento" | "dinheiro" | "cheque";
+                    /**
+                     * Format: date-time
+                     * @description Default: now.
+                     */
+                    paid_at?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** PanelFinancialRecord */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            id: string;
+                            /** @enum {unknown} */
+                            type: "revenue" | "expense" | "cost";
+                            /** @enum {unknown} */
+                            category: "venda-veiculo" | "comissao" | "financiamento" | "seguro" | "aluguel" | "pessoal" | "marketing" | "tecnologia" | "funilaria" | "mecanica" | "higienizacao" | "documentacao";
+                            description: string;
+                            /** @example 1234.56 */
+                            amount: number;
+                            /** @enum {string} */
+                            currency: "BRL";
+                            /** Format: date */
+                            due_date: string;
+                            /** @enum {unknown} */
+                            status: "pending" | "paid" | "cancelled";
+                            /** @example 2026-11-22T14:03:27Z */
+                            paid_at: string | null;
+                            /** @enum {unknown} */
+                            payment_method: "pix" | "boleto" | "cartao" | "transferencia" | "financiamento" | "dinheiro" | "cheque" | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            deal_id: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            client_id: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            vehicle_id: string | null;
+                            notes: string | null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            created_at: string;
+                            /** @example 2026-11-22T14:03:27Z */
+                            updated_at: string;
+                            /** @description Pending and its due date has passed (team time zone). */
+                            is_overdue: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input: the same Portuguese message and error.field as the public API. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "Forma de pagamento inválida"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description No session, or it expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Sessão ausente ou expirada. Entre novamente."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Unknown id (or another team’s). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Lançamento financeiro não encontrado"
                      *       }
                      *     }
                      */

@@ -1,0 +1,303 @@
+import type { Db } from '../../storage/db.js';
+import { dealsWithOverdueActivity } from '../activities/activities.repository.js';
+import { toDealView } from '../deals/deals.mapper.js';
+import { boardColumnDeals, boardDealTotals, dealTotalsChangedBetween, type DealFilters } from '../deals/deals.repository.js';
+import { countOverdueActivities } from '../activities/activities.repository.js';
+import { overdueReceivables } from '../financial/financial.repository.js';
+import { eventsAfter, findTeamEvent, newestEvent } from '../events/events.repository.js';
+import { listDealPhases, listVehiclePhases } from '../phases/phases.repository.js';
+import { foldText } from '../shared/text-search.js';
+import { toVehicleView } from '../vehicles/vehicles.mapper.js';
+import { boardColumnVehicles, boardVehicleCounts, stockAge, type VehicleFilters } from '../vehicles/vehicles.repository.js';
+import { isoNow, type Clock } from '../shared/clock.js';
+import { MAX_LIMIT } from '../shared/list-query.js';
+import { fromCents } from '../shared/money.js';
+import { listUsers } from '../users/users.repository.js';
+import { findTeam } from '../teams/teams.repository.js';
+import { DEFAULT_TIME_ZONE, dayIn, startOfDay } from '../shared/time-zone.js';
+import type { Role } from '../users/users.types.js';
+
+/** The board's filters (PANEL2.md): the deals list's, without status (a board shows `ativo` deals). */
+export interface DealBoardFilters {
+  responsible_id?: string;
+  store_id?: string;
+  source?: string;
+  search?: string;
+}
+
+export interface DealCard {
+  id: string;
+  title: string;
+  value: number | null;
+  currency: 'BRL';
+  priority: string;
+  phase: string;
+  status: string;
+  client: { id: string; name: string } | null;
+  responsible: { id: string; name: string } | null;
+  has_overdue_activity: boolean;
+  updated_at: string;
+}
+
+export interface DealColumn {
+  phase: string;
+  probability: number;
+  count: number;
+  total_value: number;
+  items: DealCard[];
+  has_more: boolean;
+}
+
+export interface VehicleBoardFilters {
+  search?: string;
+  brand?: string;
+  store_id?: string;
+}
+
+export interface VehicleCard {
+  id: string;
+  title: string;
+  brand: string;
+  model: string;
+  price: number | null;
+  plate: string | null;
+  model_year: number | null;
+  mileage: number | null;
+  phase: string;
+  status: string;
+  days_in_stock: number;
+  created_at: string;
+}
+
+export interface VehicleColumn {
+  phase: string;
+  count: number;
+  items: VehicleCard[];
+  has_more: boolean;
+}
+
+const DAY_MS = 86_400_000;
+
+/** Whole days since the vehicle entered the stock (its creation), as of `now`. */
+export const daysInStock = (createdAt: string, now: Date): number => Math.max(0, Math.floor((now.getTime() - new Date(createdAt).getTime()) / DAY_MS));
+
+export interface Dashboard {
+  pipeline: Array<{ phase: string; count: number; total_value: number }>;
+  won_this_month: { count: number; value: number };
+  lost_this_month: { count: number; value: number };
+  /** Percent of the deals closed this month (won + lost) that were won, one decimal; null when none closed. */
+  conversion_rate: number | null;
+  stock: Array<{ phase: string; count: number }>;
+  average_days_in_stock: number | null;
+  overdue_activities: number;
+  overdue_receivables: { count: number; amount: number };
+}
+
+/** The first day of the month of `day` and of the month after it (YYYY-MM-DD). */
+function monthOf(day: string): { first: string; next: string } {
+  const [year, month] = day.split('-').map(Number) as [number, number];
+  const next = month === 12 ? `${year + 1}-01-01` : `${year}-${String(month + 1).padStart(2, '0')}-01`;
+  return { first: `${day.slice(0, 7)}-01`, next };
+}
+
+export interface Person {
+  id: string;
+  name: string;
+  role: Role;
+  active: boolean;
+}
+
+/** How many events one poll of the changes route reads at most. */
+export const CHANGES_LIMIT = 200;
+
+/**
+ * What the panel's boards read: columns of the team's pipeline, each one page of an indexed query
+ * (never the whole table), and the change cursor the app polls. Writes go through the records'
+ * own services (deals, vehicles, ...), never here.
+ */
+export function createBoardsService(db: Db, { clock }: { clock: Clock }) {
+  const k = db.kysely;
+  const dealFilters = (f: DealBoardFilters): DealFilters => ({ ...f, status: 'ativo' });
+
+  /** The team's people by id (a small table), for the cards' responsible. */
+  async function peopleById(teamId: string): Promise<Map<string, string>> {
+    return new Map((await listUsers(k, teamId)).map((u) => [u.id, u.name]));
+  }
+
+  async function cards(teamId: string, phase: string, filters: DealBoardFilters, offset: number, limit: number, people: Map<string, string>) {
+    const rows = await boardColumnDeals(k, db.dialect, teamId, phase, dealFilters(filters), offset, limit + 1);
+    const page = rows.slice(0, limit);
+    const overdue = await dealsWithOverdueActivity(
+      k,
+      teamId,
+      page.map((r) => r.id),
+      isoNow(clock),
+    );
+    const items: DealCard[] = page.map((row) => {
+      const deal = toDealView(row);
+      return {
+        id: deal.id,
+        title: deal.title,
+        value: deal.value,
+        currency: deal.currency,
+        priority: deal.priority,
+        phase: deal.phase,
+        status: deal.status,
+        client: deal.client,
+        // An integrator may name a responsible that is not one of the team's people: shown by its id.
+        responsible: deal.responsible_id === null ? null : { id: deal.responsible_id, name: people.get(deal.responsible_id) ?? deal.responsible_id },
+        has_overdue_activity: overdue.has(deal.id),
+        updated_at: deal.updated_at,
+      };
+    });
+    return { items, has_more: rows.length > limit };
+  }
+
+  const vehicleFilters = (f: VehicleBoardFilters): VehicleFilters => ({
+    status: 'ativo',
+    search: f.search,
+    store_id: f.store_id,
+    brandKey: f.brand === undefined ? undefined : foldText(f.brand),
+  });
+
+  async function vehicleCards(teamId: string, phase: string, filters: VehicleBoardFilters, offset: number, limit: number) {
+    const rows = await boardColumnVehicles(k, db.dialect, teamId, phase, vehicleFilters(filters), offset, limit + 1);
+    const now = clock.now();
+    const items: VehicleCard[] = rows.slice(0, limit).map((row) => {
+      const v = toVehicleView(row);
+      return {
+        id: v.id,
+        title: v.title,
+        brand: v.brand,
+        model: v.model,
+        price: v.price,
+        plate: v.plate,
+        model_year: v.model_year,
+        mileage: v.mileage,
+        phase: v.phase,
+        status: v.status,
+        days_in_stock: daysInStock(v.created_at, now),
+        created_at: v.created_at,
+      };
+    });
+    return { items, has_more: rows.length > limit };
+  }
+
+  return {
+    /** The service clock's now (the panel's today, overdue and due-soon marks). */
+    now: (): Date => clock.now(),
+
+    /** The team's time zone (its days: today's agenda, overdue records). */
+    async timeZone(teamId: string): Promise<string> {
+      return (await findTeam(k, teamId))?.time_zone ?? DEFAULT_TIME_ZONE;
+    },
+
+    async vehiclesBoard(teamId: string, filters: VehicleBoardFilters, perColumn: number): Promise<{ columns: VehicleColumn[] }> {
+      const limit = Math.min(perColumn, MAX_LIMIT);
+      const [phases, counts] = await Promise.all([listVehiclePhases(k, teamId), boardVehicleCounts(k, db.dialect, teamId, vehicleFilters(filters))]);
+      const byPhase = new Map(counts.map((c) => [c.phase, c.count]));
+      const columns = await Promise.all(
+        phases.map(async (phase) => ({
+          phase: phase.name,
+          count: byPhase.get(phase.name) ?? 0,
+          ...(byPhase.has(phase.name) ? await vehicleCards(teamId, phase.name, filters, 0, limit) : { items: [], has_more: false }),
+        })),
+      );
+      return { columns };
+    },
+
+    async vehiclesColumn(teamId: string, phase: string, filters: VehicleBoardFilters, offset: number, limit: number) {
+      return vehicleCards(teamId, phase, filters, offset, Math.min(limit, MAX_LIMIT));
+    },
+
+    async dealsBoard(teamId: string, filters: DealBoardFilters, perColumn: number): Promise<{ columns: DealColumn[] }> {
+      const limit = Math.min(perColumn, MAX_LIMIT);
+      const [phases, totals, people] = await Promise.all([
+        listDealPhases(k, teamId),
+        boardDealTotals(k, db.dialect, teamId, dealFilters(filters)),
+        peopleById(teamId),
+      ]);
+      const byPhase = new Map(totals.map((t) => [t.phase, t]));
+      const columns = await Promise.all(
+        phases.map(async (phase) => ({
+          phase: phase.name,
+          probability: phase.probability ?? 0,
+          count: byPhase.get(phase.name)?.count ?? 0,
+          total_value: fromCents(byPhase.get(phase.name)?.value_cents ?? 0) ?? 0,
+          ...(byPhase.has(phase.name) ? await cards(teamId, phase.name, filters, 0, limit, people) : { items: [], has_more: false }),
+        })),
+      );
+      return { columns };
+    },
+
+    async dealsColumn(teamId: string, phase: string, filters: DealBoardFilters, offset: number, limit: number) {
+      return cards(teamId, phase, filters, offset, Math.min(limit, MAX_LIMIT), await peopleById(teamId));
+    },
+
+    /**
+     * The home page's figures, each one indexed read: the pipeline (ativo deals per phase), deals won
+     * and lost this month (in the team's time zone; a deal counts in the month of its last change,
+     * as no closing date is stored), the conversion rate, the stock per phase and its mean age,
+     * overdue activities and receivables.
+     */
+    async dashboard(teamId: string): Promise<Dashboard> {
+      const now = clock.now();
+      const zone = (await findTeam(k, teamId))?.time_zone ?? DEFAULT_TIME_ZONE;
+      const month = monthOf(dayIn(now, zone));
+      const nowIso = now.toISOString();
+      const [phases, totals, closed, vehiclePhases, stock, age, overdueActivities, receivables] = await Promise.all([
+        listDealPhases(k, teamId),
+        boardDealTotals(k, db.dialect, teamId, { status: 'ativo' }),
+        dealTotalsChangedBetween(k, teamId, ['ganho', 'perdido'], startOfDay(month.first, zone).toISOString(), startOfDay(month.next, zone).toISOString()),
+        listVehiclePhases(k, teamId),
+        boardVehicleCounts(k, db.dialect, teamId, { status: 'ativo' }),
+        stockAge(k, db.dialect, teamId),
+        countOverdueActivities(k, teamId, nowIso),
+        overdueReceivables(k, teamId, nowIso),
+      ]);
+      const byPhase = new Map(totals.map((t) => [t.phase, t]));
+      const stockByPhase = new Map(stock.map((c) => [c.phase, c.count]));
+      const closedOf = (status: string) => {
+        const row = closed.find((c) => c.status === status);
+        return { count: row?.count ?? 0, value: fromCents(row?.value_cents ?? 0) ?? 0 };
+      };
+      const won = closedOf('ganho');
+      const lost = closedOf('perdido');
+      return {
+        pipeline: phases.map((p) => ({
+          phase: p.name,
+          count: byPhase.get(p.name)?.count ?? 0,
+          total_value: fromCents(byPhase.get(p.name)?.value_cents ?? 0) ?? 0,
+        })),
+        won_this_month: won,
+        lost_this_month: lost,
+        conversion_rate: won.count + lost.count === 0 ? null : Math.round((1000 * won.count) / (won.count + lost.count)) / 10,
+        stock: vehiclePhases.map((p) => ({ phase: p.name, count: stockByPhase.get(p.name) ?? 0 })),
+        average_days_in_stock: age.meanCreatedMs === null ? null : Math.round((10 * Math.max(0, now.getTime() - age.meanCreatedMs)) / DAY_MS) / 10,
+        overdue_activities: overdueActivities,
+        overdue_receivables: { count: receivables.count, amount: fromCents(receivables.amount_cents) ?? 0 },
+      };
+    },
+
+    async people(teamId: string): Promise<Person[]> {
+      return (await listUsers(k, teamId)).map((u) => ({ id: u.id, name: u.name, role: u.role, active: u.deactivated_at === null }));
+    },
+
+    /**
+     * The event types recorded for the team after the event `after` (oldest first, at most
+     * CHANGES_LIMIT) and the cursor to send next time. Without `after`, or with an id the team does
+     * not have, the cursor is the newest event and no types are answered.
+     */
+    async changes(teamId: string, after?: string): Promise<{ cursor: string | null; types: string[] }> {
+      const from = after === undefined ? undefined : await findTeamEvent(k, teamId, after);
+      if (!from) {
+        const newest = await newestEvent(k, teamId);
+        return { cursor: newest?.id ?? null, types: [] };
+      }
+      const events = await eventsAfter(k, teamId, from, CHANGES_LIMIT);
+      return { cursor: events.at(-1)?.id ?? from.id, types: [...new Set(events.map((e) => e.type))] };
+    },
+  };
+}
+
+export type BoardsService = ReturnType<typeof createBoardsService>;
