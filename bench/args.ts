@@ -20,6 +20,8 @@ export interface BenchArgs {
   logLevel: string;
   latencySamples: number;
   seedOnly: boolean;
+  /** Only the scenarios whose id matches (and the limiter/webhooks/scaling sections only if it matches those words). */
+  only: RegExp | null;
 }
 
 export const USAGE = `npm run bench -- [options]
@@ -45,6 +47,9 @@ export const USAGE = `npm run bench -- [options]
   --keep-db             keep the database (SQLite file / PostgreSQL schema) after the run
   --seed-only           seed the main data set, print where it is and the large team's key, and stop
                         (implies --keep-db; for EXPLAIN experiments by hand)
+  --only <regex>        run only the scenarios whose id matches (e.g. 'by-id|post-deal'); the limiter,
+                        webhook and scaling sections run only if the regex matches 'limiter',
+                        'webhooks' or 'scaling'. The ceiling is always measured.
 `;
 
 export function parseBenchArgs(argv: string[]): BenchArgs {
@@ -67,6 +72,7 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
       out: { type: 'string', default: 'bench/results' },
       'keep-db': { type: 'boolean', default: false },
       'seed-only': { type: 'boolean', default: false },
+      only: { type: 'string' },
       'log-level': { type: 'string', default: 'info' },
       help: { type: 'boolean', default: false },
     },
@@ -106,6 +112,7 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
     out: values.out,
     keepDb: values['keep-db'] || values['seed-only'],
     seedOnly: values['seed-only'],
+    only: values.only ? new RegExp(values.only) : null,
     logLevel: values['log-level'],
     latencySamples: smoke ? 6 : 100,
   };

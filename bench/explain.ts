@@ -5,6 +5,7 @@ import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, type LogEvent } 
 import pg from 'pg';
 import type { Database } from '../src/storage/database.js';
 import { parseDatabaseUrl, type Db } from '../src/storage/db.js';
+import { uncachedAuthChanges } from '../src/storage/auth-changes.js';
 
 export interface StatementReport {
   sql: string;
@@ -29,7 +30,7 @@ export function createExplainer(url: string): Explainer {
     target.dialect === 'sqlite'
       ? new Kysely<Database>({ dialect: new SqliteDialect({ database: new SqliteDatabase(target.path, { readonly: true }) }), log })
       : new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: target.url, max: 2 }) }), log });
-  const db: Db = { kysely, dialect: target.dialect, ping: () => Promise.resolve(), close: () => kysely.destroy() };
+  const db: Db = { kysely, dialect: target.dialect, authChanges: uncachedAuthChanges, ping: () => Promise.resolve(), close: () => kysely.destroy() };
 
   async function timeIt(query: CompiledQuery): Promise<number> {
     // Up to 7 runs, fewer when a statement is slow (at most ~3 s per statement); the median.

@@ -35,6 +35,8 @@ interface ServerOptions {
   redisUrl?: string;
   pollMs?: number;
   concurrency?: number;
+  /** Extra environment of the server (e.g. AUTH_CACHE=off for an A/B in the same run). */
+  env?: Record<string, string>;
 }
 
 const T0 = performance.now();
@@ -201,6 +203,7 @@ class Bench {
     if (options.redisUrl) env.REDIS_URL = options.redisUrl;
     if (options.pollMs !== undefined) env.WEBHOOK_POLL_MS = String(options.pollMs);
     if (options.concurrency !== undefined) env.WEBHOOK_CONCURRENCY = String(options.concurrency);
+    Object.assign(env, options.env);
     let nodeFlags: string[] = [];
     if (this.args.cpuProf) {
       const dir = this.profileDirFor(name);
@@ -404,6 +407,27 @@ class Bench {
       await this.stopServer(server, serverName);
     }
     return out;
+  }
+
+  /** Limiter cost: the spread by-id load with plan limits on, in memory and (when available) in Redis. */
+  async limiterScenarios(duration: number, warmup: number): Promise<void> {
+    say('== limiter cost (plan limits on, memory store)');
+    await this.runScenarios('serve (limiter: memory)', { rateLimits: true, worker: false }, [spreadByIdScenario(this.teams, this.prng, 'memory')], undefined, {
+      duration,
+      warmup,
+    });
+    const redisUrl = await this.redisUrl();
+    if (redisUrl) {
+      say(`== limiter cost (plan limits on, Redis store at ${redisUrl})`);
+      await this.resetRedisCounters(redisUrl);
+      await this.runScenarios(
+        'serve (limiter: Redis)',
+        { rateLimits: true, worker: false, redisUrl },
+        [spreadByIdScenario(this.teams, this.prng, 'redis')],
+        undefined,
+        { duration, warmup },
+      );
+    }
   }
 
   async explainInto(sc: HttpScenario, result: ScenarioResult): Promise<void> {
@@ -629,14 +653,26 @@ class Bench {
     await this.measureCeiling();
 
     say(`== scenarios on the large team (${this.large.deals.toLocaleString('en-US')} deals), RATE_LIMITS=off, worker off`);
+    const section = (word: string) => !args.only || args.only.test(word);
     const main: HttpScenario[] = [
       ...byIdScenarios(this.large, this.prng),
       ...listSearchScenarios(this.large, this.prng),
       ...vehicleScenarios(this.large, this.prng),
       spreadByIdScenario(this.teams, this.prng, 'off'),
       ...writeScenarios(this.large, this.prng),
-    ];
+    ].filter((sc) => !args.only || args.only.test(sc.id));
     const results = await this.runScenarios('serve (main)', { rateLimits: false, worker: false }, main, (sc, r) => this.explainInto(sc, r));
+
+    // A/B in the same run: the by-id reads with every key looked up in the database (as before issue 15).
+    if (args.only?.test('auth-cache-off')) {
+      say('== by-id reads with AUTH_CACHE=off (every request looks its key up)');
+      const before = [...byIdScenarios(this.large, this.prng), spreadByIdScenario(this.teams, this.prng, 'off')].map((sc) => ({
+        ...sc,
+        id: `${sc.id}-auth-cache-off`,
+        title: `${sc.title}, AUTH_CACHE=off`,
+      }));
+      await this.runScenarios('serve (AUTH_CACHE=off)', { rateLimits: false, worker: false, env: { AUTH_CACHE: 'off' } }, before);
+    }
 
     // Limiter cost: the same spread load with plan limits on. Keep every team under 1,000 requests a minute.
     const off = results.find((r) => r.id === 'by-id-teams-off')?.load?.rps ?? 0;
@@ -650,30 +686,13 @@ class Bench {
         `Limiter runs shortened to ${limiterDuration.toFixed(1)} s (+${limiterWarmup} s warm-up) so no team exceeds 1,000 requests in its minute window at ~${off.toFixed(0)} req/s over ${this.teams.length} teams`,
       );
     }
-    say('== limiter cost (plan limits on, memory store)');
-    await this.runScenarios('serve (limiter: memory)', { rateLimits: true, worker: false }, [spreadByIdScenario(this.teams, this.prng, 'memory')], undefined, {
-      duration: limiterDuration,
-      warmup: limiterWarmup,
-    });
-    const redisUrl = await this.redisUrl();
-    if (redisUrl) {
-      say(`== limiter cost (plan limits on, Redis store at ${redisUrl})`);
-      await this.resetRedisCounters(redisUrl);
-      await this.runScenarios(
-        'serve (limiter: Redis)',
-        { rateLimits: true, worker: false, redisUrl },
-        [spreadByIdScenario(this.teams, this.prng, 'redis')],
-        undefined,
-        { duration: limiterDuration, warmup: limiterWarmup },
-      );
-    }
-
-    await this.webhookScenarios();
+    if (section('limiter')) await this.limiterScenarios(limiterDuration, limiterWarmup);
+    if (section('webhooks')) await this.webhookScenarios();
 
     say('== ceiling again');
     await this.measureCeiling();
 
-    for (const size of args.scales) {
+    for (const size of section('scaling') ? args.scales : []) {
       if (size === args.large) continue;
       say(`== scaling: a team with ${size.toLocaleString('en-US')} deals and ${size.toLocaleString('en-US')} clients`);
       const t0 = performance.now();

@@ -15,6 +15,8 @@ export interface Config {
   trustProxy: boolean | string;
   metrics: MetricsConfig;
   scheduler: SchedulerConfig;
+  /** AUTH_CACHE=off: every request's key is looked up in the database, as before issue 15 (diagnostics, A/B in the bench). */
+  authCache: boolean;
   panel: PanelConfig;
 }
 
@@ -157,6 +159,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
       enabled: flag(env, 'SCHEDULER', true, problems),
       pollMs: integer(env, 'SCHEDULER_POLL_MS', 15_000, 100, 60_000, problems),
     },
+    authCache: flag(env, 'AUTH_CACHE', true, problems),
     panel: {
       publicUrl: env.PUBLIC_URL ? env.PUBLIC_URL.replace(/\/+$/, '') : null,
       sessionIdleMinutes: integer(env, 'PANEL_SESSION_IDLE_MINUTES', 720, 5, 43_200, problems),

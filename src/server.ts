@@ -40,7 +40,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     planLimits: config.rateLimits.enabled,
     unauthenticatedPerMinute: config.rateLimits.unauthenticatedPerMinute,
   });
-  const services = createServices(db, { sessionSettings: sessionSettingsOf(config) });
+  const services = createServices(db, { sessionSettings: sessionSettingsOf(config), authCache: config.authCache });
   const metrics = createMetrics(metricsSources(db, services));
   const app = await buildApp({
     db,

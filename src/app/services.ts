@@ -21,6 +21,8 @@ import { createScheduleService } from '../domain/schedule/schedule.service.js';
 export interface ServicesOptions {
   /** The time every service reads: the system clock unless a test (or a replay) injects another. */
   clock?: Clock;
+  /** false: no in-process cache of authentications (AUTH_CACHE=off). */
+  authCache?: boolean;
   /** scrypt cost of new password hashes (tests lower it); DEFAULT_PASSWORD_HASHING when absent. */
   passwordHashing?: PasswordHashing;
   /** Panel session idle and absolute lifetimes; DEFAULT_SESSION_SETTINGS when absent. */
@@ -39,7 +41,7 @@ export function createServices(db: Db, options: ServicesOptions = {}) {
   return {
     clock,
     teams,
-    keys: createApiKeysService(db.kysely, { teams, clock }),
+    keys: createApiKeysService(db.kysely, { teams, clock, authChanges: options.authCache === false ? undefined : db.authChanges }),
     deals: createDealsService(db, { clock }),
     clients: createClientsService(db, { clock }),
     webhooks: createWebhooksService(db, { teams, clock }),

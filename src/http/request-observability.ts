@@ -39,7 +39,8 @@ export function routeOf(request: FastifyRequest): string {
 export function registerRequestObservability(app: FastifyInstance, metrics: RequestMetrics): void {
   app.addHook('onRequest', (request, _reply, done) => {
     // At debug level only: shows requests that never finish (and which ones a shutdown accepted).
-    request.log.debug({ method: request.method, route: routeOf(request) }, 'incoming request');
+    if (request.log.level === 'debug' || request.log.level === 'trace')
+      request.log.debug({ method: request.method, route: routeOf(request) }, 'incoming request');
     done();
   });
   app.addHook('onSend', (request, reply, payload, done) => {

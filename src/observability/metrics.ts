@@ -132,12 +132,21 @@ export function createMetrics({ queue, poolStats, clock }: MetricsDeps = {}): Me
     poolGauge('db_pool_max_clients', 'Size limit of the PostgreSQL pool (DATABASE_POOL_MAX).', (p) => p.max);
   }
 
+  // Bounded: routes are patterns (never raw URLs), methods and statuses are few.
+  const requestChildren = new Map<string, { count: { inc(): void }; duration: { observe(value: number): void } }>();
   return {
     registry,
     contentType: registry.contentType,
     observeRequest(method, route, status, seconds) {
-      requests.labels(method, route, String(status)).inc();
-      duration.labels(method, route).observe(seconds);
+      // prom-client hashes the label values on every labels() call; the children are looked up once per (method, route, status).
+      const key = `${method} ${route} ${status}`;
+      let children = requestChildren.get(key);
+      if (!children) {
+        children = { count: requests.labels(method, route, String(status)), duration: duration.labels(method, route) };
+        requestChildren.set(key, children);
+      }
+      children.count.inc();
+      children.duration.observe(seconds);
     },
     rateLimitRejected(kind) {
       rejections.labels(kind).inc();

@@ -14,6 +14,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import { preparedStatementName } from './compiled-query.js';
+import { postgresAuthChanges, sqliteAuthChanges, type AuthChanges } from './auth-changes.js';
 import type { Database } from './database.js';
 import type { DialectName } from './dialect.js';
 
@@ -23,6 +24,8 @@ export interface Db {
   /** Checks that the database answers (used by GET /ready). */
   ping(): Promise<void>;
   close(): Promise<void>;
+  /** Whether a cached authentication is still good, without a round trip (storage/auth-changes.ts). */
+  authChanges: AuthChanges;
   /** PostgreSQL pool usage, for metrics (SQLite has one connection and no pool: absent). */
   poolStats?(): PoolStats;
 }
@@ -136,6 +139,7 @@ export function createDb(url: string, options: DbOptions = {}): Db {
     return {
       kysely,
       dialect: 'sqlite',
+      authChanges: sqliteAuthChanges(database),
       ping: async () => {
         await sql`select 1`.execute(kysely);
       },
@@ -146,13 +150,18 @@ export function createDb(url: string, options: DbOptions = {}): Db {
   // An idle client losing its connection must not take the process down; the next query reconnects.
   pool.on('error', () => undefined);
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool: withNamedStatements(pool) }) });
+  const authChanges = postgresAuthChanges({ url: target.url });
   return {
     kysely,
     dialect: 'postgres',
+    authChanges,
     ping: async () => {
       await sql`select 1`.execute(kysely);
     },
-    close: () => kysely.destroy(),
+    close: async () => {
+      await authChanges.close();
+      await kysely.destroy();
+    },
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? 10 }),
   };
 }

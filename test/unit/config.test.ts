@@ -23,6 +23,12 @@ describe('loadConfig', () => {
     expect(DEFAULT_DATABASE_URL).toBe('sqlite:./data/autosales.db');
   });
 
+  it('AUTH_CACHE: on by default, off turns the in-process cache of authentications off (issue 15)', () => {
+    expect(loadConfig({}).authCache).toBe(true);
+    expect(loadConfig({ AUTH_CACHE: 'off' }).authCache).toBe(false);
+    expect(configError({ AUTH_CACHE: 'maybe' }).message).toMatch(/AUTH_CACHE/);
+  });
+
   it('treats empty variables as unset', () => {
     expect(loadConfig({ PORT: '', HOST: '', DATABASE_URL: '', LOG_LEVEL: '', DATABASE_POOL_MAX: '' })).toMatchObject({
       port: 3000,

@@ -7,6 +7,8 @@ import { toApiTimestamp, toApiTimestampOrNull } from '../shared/time.js';
 import type { ApiKeyRow } from '../../storage/database.js';
 import * as repo from './api-keys.repository.js';
 import type { TeamsService } from './teams.service.js';
+import type { AuthChanges } from '../../storage/auth-changes.js';
+import { coalescedFreshRead, createAuthCache, type AuthLookup } from './auth-cache.js';
 import { DEFAULT_SCOPES, SCOPES, type ApiKeyView, type AuthContext, type CreateApiKeyInput, type Scope } from './api-keys.types.js';
 
 const KEY_PREFIX = 'ask_';
@@ -41,7 +43,34 @@ export function parseScopes(raw: string[] | undefined): Scope[] {
   return SCOPES.filter((s) => raw.includes(s));
 }
 
-export function createApiKeysService(db: DbExecutor, { teams, clock }: { teams: Pick<TeamsService, 'find'>; clock: Clock }) {
+export function createApiKeysService(
+  db: DbExecutor,
+  {
+    teams,
+    clock,
+    authChanges,
+  }: { teams: Pick<TeamsService, 'find'>; clock: Clock; /** Without it, every authentication reads the database. */ authChanges?: AuthChanges },
+) {
+  // Valid keys authenticated recently, trusted only while no revocation was committed since (auth-cache.ts).
+  const cache = authChanges ? createAuthCache(authChanges) : null;
+  // PostgreSQL: a cached answer is confirmed by a read of auth_epoch sent after the request arrived, shared by concurrent requests.
+  const freshEpoch = coalescedFreshRead(() => repo.readAuthEpoch(db));
+  const lookup = async (hash: string): Promise<AuthLookup | null> => {
+    const row = await repo.findActiveKeyByHash(db, hash);
+    if (!row) return null;
+    return {
+      auth: { keyId: row.id, teamId: row.team_id, plan: row.plan, scopes: new Set(row.scopes.split(' ')) },
+      epoch: Number(row.auth_epoch),
+      lastUsedMs: row.last_used_at === null ? null : new Date(row.last_used_at).getTime(),
+    };
+  };
+  /** Writes `last_used_at` when the one known is over a minute old; the time now recorded (or the old one). */
+  const touchIfStale = async (keyId: string, lastUsedMs: number | null): Promise<number | null> => {
+    const now = clock.now();
+    if (lastUsedMs !== null && lastUsedMs >= now.getTime() - LAST_USED_RESOLUTION_MS) return lastUsedMs;
+    await repo.touchApiKey(db, keyId, now.toISOString(), new Date(now.getTime() - LAST_USED_RESOLUTION_MS).toISOString());
+    return now.getTime();
+  };
   return {
     /** Creates a key; the secret is in the result and nowhere else, ever. */
     async create(input: CreateApiKeyInput): Promise<ApiKeyView & { key: string }> {
@@ -73,6 +102,8 @@ export function createApiKeysService(db: DbExecutor, { teams, clock }: { teams: 
     async revoke(keyId: string): Promise<ApiKeyView> {
       const id = canonicalId(keyId);
       const row = id ? await repo.revokeApiKey(db, id, isoNow(clock)) : undefined;
+      // Other processes learn it from the database; this one need not wait for its own notification.
+      cache?.clear();
       if (!row) throw notFound('Chave de API não encontrada');
       return view(row);
     },
@@ -86,13 +117,21 @@ export function createApiKeysService(db: DbExecutor, { teams, clock }: { teams: 
 
     /** The caller behind a presented key, or null when the key is unknown or revoked. */
     async authenticate(key: string): Promise<AuthContext | null> {
-      const row = await repo.findActiveKeyByHash(db, hashApiKey(key));
-      if (!row) return null;
-      const now = clock.now();
-      if (row.last_used_at === null || new Date(row.last_used_at).getTime() < now.getTime() - LAST_USED_RESOLUTION_MS) {
-        await repo.touchApiKey(db, row.id, now.toISOString(), new Date(now.getTime() - LAST_USED_RESOLUTION_MS).toISOString());
+      const hash = hashApiKey(key);
+      let found: AuthLookup | null | undefined = cache?.get(hash);
+      if (found && !authChanges?.exact) {
+        const epoch = await freshEpoch().catch(() => null);
+        if (epoch !== found.epoch) {
+          // Something was revoked or changed since the entry was made (or the read failed): ask the database.
+          cache?.clear();
+          found = undefined;
+        }
       }
-      return { keyId: row.id, teamId: row.team_id, plan: row.plan, scopes: new Set(row.scopes.split(' ')) };
+      found ??= cache ? await cache.load(hash, () => lookup(hash)) : await lookup(hash);
+      if (!found) return null;
+      // A cached key still records its use to the minute (the entry remembers the last write).
+      found.lastUsedMs = await touchIfStale(found.auth.keyId, found.lastUsedMs);
+      return found.auth;
     },
   };
 }

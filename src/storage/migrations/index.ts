@@ -7,6 +7,7 @@ import { listPerformance } from './0004-list-performance.js';
 import { vehicles } from './0005-vehicles.js';
 import { activitiesFinancial } from './0006-activities-financial.js';
 import { usersSessions } from './0007-users-sessions.js';
+import { authEpoch } from './0008-auth-epoch.js';
 
 /** One ordered migration set; each migration may ask for the few dialect-specific column types. */
 export function migrationProvider(dialect: DialectName): MigrationProvider {
@@ -20,6 +21,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
         '0005-vehicles': vehicles(dialect),
         '0006-activities-financial': activitiesFinancial(dialect),
         '0007-users-sessions': usersSessions(dialect),
+        '0008-auth-epoch': authEpoch(dialect),
       });
     },
   };
