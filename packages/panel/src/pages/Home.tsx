@@ -67,7 +67,7 @@ export function HomePage() {
               icon={Percent}
               label="Conversão"
               value={d.conversion_rate === null ? '—' : `${d.conversion_rate.toLocaleString('pt-BR', { maximumFractionDigits: 1 })}%`}
-              hint="ganhos ÷ (ganhos + perdidos)"
+              hint="dos fechados no mês"
             />
             <Tile
               to="/veiculos"

@@ -435,11 +435,15 @@ function SummaryBody({ s }: { s: Summary }) {
         <Stat label="Despesas" value={formatMoney(s.totals.expense)} tone="negative" />
         <Stat label="Custos" value={formatMoney(s.totals.cost)} tone="negative" />
         <Stat label="Resultado" value={formatMoney(s.totals.net)} tone={s.totals.net >= 0 ? 'positive' : 'negative'} />
-        <Stat label="Pago" value={formatMoney(s.by_status.paid.amount)} hint={`${s.by_status.paid.count} lançamentos`} />
+        <Stat
+          label="Pago"
+          value={formatMoney(s.by_status.paid.amount)}
+          hint={`${s.by_status.paid.count} ${s.by_status.paid.count === 1 ? 'lançamento' : 'lançamentos'}`}
+        />
         <Stat
           label="Vencido"
           value={formatMoney(s.by_status.overdue.amount)}
-          hint={`${s.by_status.overdue.count} lançamentos`}
+          hint={`${s.by_status.overdue.count} ${s.by_status.overdue.count === 1 ? 'lançamento' : 'lançamentos'}`}
           tone={s.by_status.overdue.count > 0 ? 'negative' : undefined}
         />
       </div>
