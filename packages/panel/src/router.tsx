@@ -1,6 +1,4 @@
-import { Briefcase, CalendarDays, Car, Users, Wallet } from 'lucide-react';
 import { createBrowserRouter, Navigate } from 'react-router';
-import { ComingSoon } from './pages/ComingSoon';
 import { HomePage } from './pages/Home';
 import { NotFoundPage } from './pages/NotFound';
 import { RouteError } from './pages/RouteError';
@@ -9,7 +7,7 @@ import { Shell } from './pages/Shell';
 import { SignInPage } from './pages/SignIn';
 import { FullPageLoading } from './ui/FullPage';
 
-// Settings pages are loaded on demand: most visits never open them.
+// Pages past the home are loaded on demand: a visit downloads only what it opens.
 export const router = createBrowserRouter([
   { path: '/entrar', element: <SignInPage />, errorElement: <RouteError /> },
   { path: '/definir-senha/:token', element: <SetPasswordPage />, errorElement: <RouteError /> },
@@ -20,23 +18,12 @@ export const router = createBrowserRouter([
     hydrateFallbackElement: <FullPageLoading />,
     children: [
       { index: true, element: <HomePage /> },
-      {
-        path: 'negocios',
-        element: <ComingSoon title="Negócios" icon={Briefcase} text="O funil de negócios, com as fases da sua loja, chega em breve ao painel." />,
-      },
-      { path: 'veiculos', element: <ComingSoon title="Veículos" icon={Car} text="O quadro de veículos, da compra à entrega, chega em breve ao painel." /> },
-      {
-        path: 'clientes',
-        element: <ComingSoon title="Clientes" icon={Users} text="A lista de clientes e o histórico de cada um chegam em breve ao painel." />,
-      },
-      {
-        path: 'agenda',
-        element: <ComingSoon title="Agenda" icon={CalendarDays} text="Visitas, test drives e retornos em uma agenda só chegam em breve ao painel." />,
-      },
-      {
-        path: 'financeiro',
-        element: <ComingSoon title="Financeiro" icon={Wallet} text="Receitas, despesas e custos de cada negócio chegam em breve ao painel." />,
-      },
+      { path: 'negocios', lazy: async () => ({ Component: (await import('./pages/deals/DealsPage')).DealsPage }) },
+      { path: 'veiculos', lazy: async () => ({ Component: (await import('./pages/vehicles/VehiclesPage')).VehiclesPage }) },
+      { path: 'clientes', lazy: async () => ({ Component: (await import('./pages/clients/ClientsPage')).ClientsPage }) },
+      { path: 'clientes/:id', lazy: async () => ({ Component: (await import('./pages/clients/ClientsPage')).ClientDetailPage }) },
+      { path: 'agenda', lazy: async () => ({ Component: (await import('./pages/agenda/AgendaPage')).AgendaPage }) },
+      { path: 'financeiro', lazy: async () => ({ Component: (await import('./pages/financial/FinancialPage')).FinancialPage }) },
       {
         path: 'configuracoes',
         lazy: async () => ({ Component: (await import('./pages/settings/SettingsLayout')).SettingsLayout }),

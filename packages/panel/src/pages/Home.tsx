@@ -1,57 +1,166 @@
-import { Columns3, KeyRound, Users, Webhook, type LucideIcon } from 'lucide-react';
+import { useQuery } from '@tanstack/react-query';
+import { AlarmClock, Briefcase, Car, Percent, Receipt, ThumbsDown, Trophy } from 'lucide-react';
 import { useEffect } from 'react';
 import { Link } from 'react-router';
-import { permissions, useCurrentSession } from '../auth/session';
+import { api } from '../api/client';
+import { useCurrentSession } from '../auth/session';
+import { formatInt, formatMoney } from '../ui/format';
+import { ErrorState, Loading } from '../ui/States';
 
-interface Tile {
-  to: string;
-  icon: LucideIcon;
-  title: string;
-  text: string;
-  show: boolean;
+export interface Dashboard {
+  pipeline: { phase: string; count: number; total_value: number | null }[];
+  won_this_month: { count: number; value: number | null };
+  lost_this_month: { count: number; value: number | null };
+  /** Percent (0–100) of this month's closed deals that were won. */
+  conversion_rate: number | null;
+  stock: { phase: string; count: number }[];
+  average_days_in_stock: number | null;
+  overdue_activities: number;
+  overdue_receivables: { count: number; amount: number };
 }
 
+/** The home after sign-in: the store's day in numbers, each tile a way into its page. */
 export function HomePage() {
   const { user, team } = useCurrentSession();
-  const can = permissions(user.role);
+  const dashboard = useQuery({ queryKey: ['dashboard'], queryFn: () => api.get<Dashboard>('/dashboard') });
   useEffect(() => {
     document.title = 'Início · autosales';
   }, []);
   const first = user.name.split(/\s+/)[0] ?? user.name;
-  const tiles: Tile[] = [
-    { to: '/configuracoes/webhooks', icon: Webhook, title: 'Webhooks', text: 'Avise seus sistemas quando um negócio ou cliente mudar.', show: can.webhooks },
-    { to: '/configuracoes/chaves-de-api', icon: KeyRound, title: 'Chaves de API', text: 'Dê acesso à API para integrações, com escopos.', show: can.keys },
-    { to: '/configuracoes/quadros', icon: Columns3, title: 'Quadros', text: 'As fases do funil de negócios e do quadro de veículos.', show: can.boards },
-    { to: '/configuracoes/pessoas', icon: Users, title: 'Pessoas', text: 'Convide a equipe e defina o que cada um pode fazer.', show: can.people },
-  ];
-  const visible = tiles.filter((t) => t.show);
+  const d = dashboard.data;
+  const pipelineMax = Math.max(1, ...(d?.pipeline.map((p) => p.total_value ?? 0) ?? [1]));
+  const stockMax = Math.max(1, ...(d?.stock.map((p) => p.count) ?? [1]));
   return (
     <>
       <div className="page-header">
         <div>
           <h1>Olá, {first}</h1>
           <p>
-            Este é o painel da <strong>{team.name}</strong>. Os quadros de negócios e veículos chegam em breve; a configuração da loja já está aqui.
+            Como está a <strong>{team.name}</strong> hoje.
           </p>
         </div>
       </div>
-      {visible.length > 0 ? (
-        <div className="home-grid">
-          {visible.map((t) => (
-            <Link key={t.to} to={t.to} className="card home-tile">
-              <span className="empty-icon" style={{ width: 36, height: 36, marginBottom: 0 }} aria-hidden>
-                <t.icon size={18} />
-              </span>
-              <h2>{t.title}</h2>
-              <p>{t.text}</p>
-            </Link>
-          ))}
+      {dashboard.isPending ? (
+        <Loading rows={6} />
+      ) : dashboard.isError ? (
+        <ErrorState error={dashboard.error} onRetry={() => void dashboard.refetch()} />
+      ) : d ? (
+        <div className="stack">
+          <div className="stats" data-testid="dashboard-stats">
+            <Tile
+              to="/negocios"
+              icon={Trophy}
+              label="Ganhos no mês"
+              value={formatInt(d.won_this_month.count)}
+              hint={formatMoney(d.won_this_month.value ?? 0)}
+              tone="positive"
+            />
+            <Tile
+              to="/negocios"
+              icon={ThumbsDown}
+              label="Perdidos no mês"
+              value={formatInt(d.lost_this_month.count)}
+              hint={formatMoney(d.lost_this_month.value ?? 0)}
+            />
+            <Tile
+              to="/negocios"
+              icon={Percent}
+              label="Conversão"
+              value={d.conversion_rate === null ? '—' : `${d.conversion_rate.toLocaleString('pt-BR', { maximumFractionDigits: 1 })}%`}
+              hint="dos fechados no mês"
+            />
+            <Tile
+              to="/veiculos"
+              icon={Car}
+              label="Média em estoque"
+              value={d.average_days_in_stock === null ? '—' : `${Math.round(d.average_days_in_stock)} dias`}
+            />
+            <Tile
+              to="/agenda"
+              icon={AlarmClock}
+              label="Atividades atrasadas"
+              value={formatInt(d.overdue_activities)}
+              tone={d.overdue_activities > 0 ? 'negative' : undefined}
+            />
+            <Tile
+              to="/financeiro"
+              icon={Receipt}
+              label="A receber vencido"
+              value={formatMoney(d.overdue_receivables.amount)}
+              hint={`${d.overdue_receivables.count} ${d.overdue_receivables.count === 1 ? 'lançamento' : 'lançamentos'}`}
+              tone={d.overdue_receivables.count > 0 ? 'negative' : undefined}
+            />
+          </div>
+          <div className="grid-2">
+            <div className="card">
+              <div className="card-header">
+                <h2>Funil de negócios</h2>
+                <Link to="/negocios" className="small">
+                  Abrir quadro
+                </Link>
+              </div>
+              <ul className="bars" aria-label="Valor em aberto por fase">
+                {d.pipeline.map((p) => (
+                  <li key={p.phase}>
+                    <span className="bars-label truncate">{p.phase}</span>
+                    <span className="bars-track" aria-hidden>
+                      <span className="bars-fill" style={{ width: `${((p.total_value ?? 0) / pipelineMax) * 100}%` }} />
+                    </span>
+                    <span className="bars-value">
+                      {formatMoney(p.total_value ?? 0, true)} <span className="muted">· {p.count}</span>
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            </div>
+            <div className="card">
+              <div className="card-header">
+                <h2>Estoque por fase</h2>
+                <Link to="/veiculos" className="small">
+                  Abrir quadro
+                </Link>
+              </div>
+              <ul className="bars" aria-label="Veículos por fase">
+                {d.stock.map((p) => (
+                  <li key={p.phase}>
+                    <span className="bars-label truncate">{p.phase}</span>
+                    <span className="bars-track" aria-hidden>
+                      <span className="bars-fill alt" style={{ width: `${(p.count / stockMax) * 100}%` }} />
+                    </span>
+                    <span className="bars-value">{formatInt(p.count)}</span>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          </div>
         </div>
-      ) : (
-        <div className="card card-body">
-          <p>Os quadros de negócios, veículos e a agenda chegam em breve ao painel.</p>
-        </div>
-      )}
+      ) : null}
     </>
+  );
+}
+
+function Tile({
+  to,
+  icon: Icon,
+  label,
+  value,
+  hint,
+  tone,
+}: {
+  to: string;
+  icon: typeof Briefcase;
+  label: string;
+  value: string;
+  hint?: string;
+  tone?: 'positive' | 'negative' | undefined;
+}) {
+  return (
+    <Link to={to} className="card stat-card stat-link">
+      <span className="small muted row" style={{ gap: 6 }}>
+        <Icon size={15} aria-hidden /> {label}
+      </span>
+      <strong className={tone ?? ''}>{value}</strong>
+      {hint ? <span className="small muted">{hint}</span> : null}
+    </Link>
   );
 }

@@ -1,12 +1,14 @@
 import { Briefcase, CalendarDays, Car, ChevronDown, House, KeyRound, LogOut, Settings, Users, Wallet, type LucideIcon } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
+import type { Session } from '../api/types';
 import { permissions, ROLE_LABELS, useSession, useSignOut } from '../auth/session';
 import { Brand } from '../ui/Brand';
 import { FullPageLoading } from '../ui/FullPage';
 import { initials } from '../ui/format';
 import { ErrorState } from '../ui/States';
 import { useToast } from '../ui/Toasts';
+import { useLiveChanges } from '../live/changes';
 import { ChangePasswordDialog } from './ChangePassword';
 
 interface NavItem {
@@ -18,11 +20,11 @@ interface NavItem {
 
 const NAV: NavItem[] = [
   { to: '/', label: 'Início', icon: House },
-  { to: '/negocios', label: 'Negócios', icon: Briefcase, soon: true },
-  { to: '/veiculos', label: 'Veículos', icon: Car, soon: true },
-  { to: '/clientes', label: 'Clientes', icon: Users, soon: true },
-  { to: '/agenda', label: 'Agenda', icon: CalendarDays, soon: true },
-  { to: '/financeiro', label: 'Financeiro', icon: Wallet, soon: true },
+  { to: '/negocios', label: 'Negócios', icon: Briefcase },
+  { to: '/veiculos', label: 'Veículos', icon: Car },
+  { to: '/clientes', label: 'Clientes', icon: Users },
+  { to: '/agenda', label: 'Agenda', icon: CalendarDays },
+  { to: '/financeiro', label: 'Financeiro', icon: Wallet },
 ];
 
 export function Shell() {
@@ -44,7 +46,12 @@ export function Shell() {
     return <Navigate to={back === '/' ? '/entrar' : `/entrar?voltar=${encodeURIComponent(back)}`} replace />;
   }
 
-  const { user, team } = session.data;
+  return <SignedIn session={session.data} />;
+}
+
+function SignedIn({ session }: { session: Session }) {
+  useLiveChanges();
+  const { user, team } = session;
   const can = permissions(user.role);
   const items = can.settings ? [...NAV, { to: '/configuracoes', label: 'Configurações', icon: Settings }] : NAV;
 

@@ -41,3 +41,24 @@ export function initials(name: string): string {
   const last = parts.length > 1 ? (parts[parts.length - 1]?.[0] ?? '') : '';
   return (first + last).toUpperCase();
 }
+
+const money = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' });
+const moneyShort = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL', notation: 'compact', maximumFractionDigits: 1 });
+const integer = new Intl.NumberFormat('pt-BR');
+
+export function formatMoney(value: number | null | undefined, short = false): string {
+  if (value === null || value === undefined) return '—';
+  return (short ? moneyShort : money).format(value);
+}
+
+export function formatInt(value: number | null | undefined): string {
+  if (value === null || value === undefined) return '—';
+  return integer.format(value);
+}
+
+/** A `YYYY-MM-DD` day as the store reads it, without a time-zone shift. */
+export function formatDay(day: string | null | undefined): string {
+  if (!day) return '—';
+  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(day);
+  return m ? `${m[3]}/${m[2]}/${m[1]}` : formatDate(day);
+}

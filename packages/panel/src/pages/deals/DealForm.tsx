@@ -1,0 +1,135 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { api, fieldError } from '../../api/client';
+import { PRIORITY_LABELS, type Deal, type Priority } from '../../api/records';
+import type { Phase } from '../../api/types';
+import { Button } from '../../ui/Button';
+import { Dialog } from '../../ui/Dialog';
+import { SelectField, TextArea, TextField } from '../../ui/Field';
+import { Alert } from '../../ui/States';
+import { useToast } from '../../ui/Toasts';
+import { ClientPicker, usePeople } from '../records/shared';
+
+const FIELDS = ['title', 'value', 'client_id', 'responsible_id', 'priority', 'phase', 'source', 'expected_close_date', 'description'];
+
+export function useBoardPhases(board: 'deals' | 'vehicles') {
+  return useQuery({ queryKey: ['phases', board], queryFn: () => api.get<Phase[]>(`/boards/${board}/phases`), staleTime: 60_000 });
+}
+
+/** New deal (and edit): the API's messages land on their fields (error.field). */
+export function DealFormDialog({ open, onClose, deal, onSaved }: { open: boolean; onClose: () => void; deal?: Deal; onSaved?: (d: Deal) => void }) {
+  return open ? <DealForm onClose={onClose} deal={deal} onSaved={onSaved} /> : null;
+}
+
+function DealForm({ onClose, deal, onSaved }: { onClose: () => void; deal?: Deal | undefined; onSaved?: ((d: Deal) => void) | undefined }) {
+  const [title, setTitle] = useState(deal?.title ?? '');
+  const [value, setValue] = useState(deal?.value != null ? String(deal.value) : '');
+  const [client, setClient] = useState(deal?.client ?? null);
+  const [responsible, setResponsible] = useState(deal?.responsible_id ?? '');
+  const [priority, setPriority] = useState<Priority>(deal?.priority ?? 'media');
+  const [phase, setPhase] = useState(deal?.phase ?? '');
+  const [source, setSource] = useState(deal?.source ?? '');
+  const [closeDate, setCloseDate] = useState(deal?.expected_close_date ?? '');
+  const [description, setDescription] = useState(deal?.description ?? '');
+  const people = usePeople();
+  const phases = useBoardPhases('deals');
+  const qc = useQueryClient();
+  const toast = useToast();
+  const save = useMutation({
+    mutationFn: () => {
+      const num = value.trim() === '' ? null : Number(value.replace(/\./g, '').replace(',', '.'));
+      const body: Record<string, unknown> = {
+        title: title.trim(),
+        value: num === null || Number.isNaN(num) ? (value.trim() === '' ? null : value) : num,
+        client_id: client?.id ?? null,
+        responsible_id: responsible || null,
+        priority,
+        source: source.trim() || null,
+        expected_close_date: closeDate || null,
+        description: description.trim() || null,
+      };
+      if (phase) body.phase = phase;
+      return deal ? api.put<Deal>(`/deals/${encodeURIComponent(deal.id)}`, body) : api.post<Deal>('/deals', body);
+    },
+    onSuccess: (d) => {
+      void qc.invalidateQueries({ queryKey: ['deals'] });
+      void qc.invalidateQueries({ queryKey: ['dashboard'] });
+      toast.success(deal ? 'Negócio salvo.' : `Negócio “${d.title}” criado.`);
+      onClose();
+      onSaved?.(d);
+    },
+  });
+  const err = save.error;
+  const general = err && !FIELDS.some((f) => fieldError(err, f)) ? err.message : null;
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    save.mutate();
+  };
+  return (
+    <Dialog open onClose={onClose} title={deal ? 'Editar negócio' : 'Novo negócio'} wide>
+      <form onSubmit={submit} noValidate>
+        {general ? <Alert kind="danger">{general}</Alert> : null}
+        <TextField label="Título" required autoFocus value={title} onChange={(e) => setTitle(e.target.value)} error={fieldError(err, 'title')} />
+        <div className="grid-2">
+          <TextField
+            label="Valor (R$)"
+            inputMode="decimal"
+            value={value}
+            onChange={(e) => setValue(e.target.value)}
+            error={fieldError(err, 'value')}
+            placeholder="0,00"
+          />
+          <SelectField label="Prioridade" value={priority} onChange={(e) => setPriority(e.target.value as Priority)} error={fieldError(err, 'priority')}>
+            {(['alta', 'media', 'baixa'] as const).map((p) => (
+              <option key={p} value={p}>
+                {PRIORITY_LABELS[p]}
+              </option>
+            ))}
+          </SelectField>
+        </div>
+        <ClientPicker value={client} onChange={setClient} error={fieldError(err, 'client_id')} />
+        <div className="grid-2">
+          <SelectField label="Responsável" value={responsible} onChange={(e) => setResponsible(e.target.value)} error={fieldError(err, 'responsible_id')}>
+            <option value="">Ninguém</option>
+            {people.data
+              ?.filter((p) => p.active || p.id === responsible)
+              .map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.name}
+                </option>
+              ))}
+          </SelectField>
+          <SelectField label="Fase" value={phase} onChange={(e) => setPhase(e.target.value)} error={fieldError(err, 'phase')}>
+            {deal ? null : <option value="">A primeira do funil</option>}
+            {phases.data?.map((p) => (
+              <option key={p.name} value={p.name}>
+                {p.name}
+              </option>
+            ))}
+          </SelectField>
+          <TextField
+            label="Origem"
+            value={source}
+            onChange={(e) => setSource(e.target.value)}
+            error={fieldError(err, 'source')}
+            placeholder="site, indicação, WhatsApp…"
+          />
+          <TextField
+            label="Fechamento previsto"
+            type="date"
+            value={closeDate}
+            onChange={(e) => setCloseDate(e.target.value)}
+            error={fieldError(err, 'expected_close_date')}
+          />
+        </div>
+        <TextArea label="Descrição" rows={3} value={description} onChange={(e) => setDescription(e.target.value)} error={fieldError(err, 'description')} />
+        <div className="form-actions">
+          <Button onClick={onClose}>Cancelar</Button>
+          <Button type="submit" variant="primary" loading={save.isPending}>
+            {deal ? 'Salvar' : 'Criar negócio'}
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
