@@ -220,7 +220,7 @@ for (const dialect of DIALECTS) {
 
     it('completes an activity of today on the agenda', async () => {
       const due = new Date(Date.now() + 60 * 60 * 1000);
-      await rig.h.services.activities.create(me.teamId, { type: 'call', title: 'Ligar para o João', due_at: due.toISOString(), deal_id: dragged });
+      const call = await rig.h.services.activities.create(me.teamId, { type: 'call', title: 'Ligar para o João', due_at: due.toISOString(), deal_id: dragged });
       await rig.h.services.activities.create(me.teamId, {
         type: 'meeting',
         title: 'Test drive atrasado',
@@ -236,8 +236,7 @@ for (const dialect of DIALECTS) {
       await row.getByRole('button', { name: 'Concluir Ligar para o João' }).click();
       await page.getByText('“Ligar para o João” concluída.').waitFor();
       await row.getByText('Concluída').waitFor();
-      const done = await me.get<{ data: Array<{ title: string; status: string }> }>(`/activities?deal_id=${dragged}`);
-      expect(done.body.data?.find((a) => a.title === 'Ligar para o João')?.status ?? 'completed').toBe('completed');
+      await expect(rig.h.services.activities.get(me.teamId, call.id)).resolves.toMatchObject({ status: 'completed' });
     });
 
     it('pays a record with a method, and the summary counts it as paid', async () => {
@@ -271,6 +270,24 @@ for (const dialect of DIALECTS) {
       await expect(totals.innerText()).resolves.toMatch(/Pago\s*R\$\s1\.500,00/);
       await page.locator('.recharts-surface').first().waitFor();
       await shot(page, '29-financeiro-resumo');
+    });
+
+    it('fits a phone screen: the board scrolls sideways inside itself, the page does not', async () => {
+      await page.setViewportSize({ width: 390, height: 844 });
+      try {
+        for (const [path, heading, name] of [
+          ['/negocios', 'Negócios', '31-negocios-celular'],
+          ['/clientes', 'Clientes', '32-clientes-celular'],
+        ] as const) {
+          await page.goto(`${origin}${path}`);
+          await page.getByRole('heading', { name: heading, exact: true }).waitFor();
+          await page.waitForLoadState('networkidle');
+          await expect(page.evaluate<number>('document.documentElement.scrollWidth')).resolves.toBeLessThanOrEqual(390);
+          await shot(page, name);
+        }
+      } finally {
+        await page.setViewportSize({ width: 1600, height: 900 });
+      }
     });
 
     it('opens on the dashboard with the pipeline, the month and what is overdue', async () => {
