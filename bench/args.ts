@@ -49,7 +49,9 @@ export const USAGE = `npm run bench -- [options]
                         (implies --keep-db; for EXPLAIN experiments by hand)
   --only <regex>        run only the scenarios whose id matches (e.g. 'by-id|post-deal'); the limiter,
                         webhook and scaling sections run only if the regex matches 'limiter',
-                        'webhooks' or 'scaling'. The ceiling is always measured.
+                        'webhooks' or 'scaling'. The ceiling is always measured. Same-run A/B of
+                        the by-id reads, only when the regex names them: 'auth-cache-off' (a server
+                        with AUTH_CACHE=off), 'log-warn' (LOG_LEVEL=warn: no access-log line)
 `;
 
 export function parseBenchArgs(argv: string[]): BenchArgs {
