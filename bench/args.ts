@@ -49,7 +49,10 @@ export const USAGE = `npm run bench -- [options]
                         (implies --keep-db; for EXPLAIN experiments by hand)
   --only <regex>        run only the scenarios whose id matches (e.g. 'by-id|post-deal'); the limiter,
                         webhook and scaling sections run only if the regex matches 'limiter',
-                        'webhooks' or 'scaling'. The ceiling is always measured.
+                        'webhooks' or 'scaling'. The ceiling is always measured. A regex matching
+                        'auth-cache-off' adds the by-id reads again with AUTH_CACHE=off; one matching
+                        'group-commit-off' (SQLite) adds the selected write scenarios again with
+                        SQLITE_GROUP_COMMIT=off: A/B in the same run.
 `;
 
 export function parseBenchArgs(argv: string[]): BenchArgs {
