@@ -1,7 +1,12 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../src/storage/db.js';
+import { createServices } from '../../src/app/services.js';
+import { createDb, type Db } from '../../src/storage/db.js';
+import { migrateToLatest } from '../../src/storage/migrator.js';
 import { fakeClock } from '../support/clock.js';
 import { DIALECTS, openTestDb, type TestDb } from '../support/dialects.js';
 import { expectError } from '../support/expect.js';
@@ -234,5 +239,29 @@ describe.skipIf(!DIALECTS.includes('sqlite'))('group commit driver on a real SQL
     // All four ran in one batch: one COMMIT carried the two that succeeded.
     expect(after.batches - before.batches).toBe(1);
     expect(after.units - before.units).toBe(2);
+  });
+});
+
+describe.skipIf(!DIALECTS.includes('sqlite'))('SQLITE_GROUP_COMMIT=off (sqlite)', () => {
+  it("uses Kysely's own driver: one transaction per write, with the same outcomes for a failing neighbour", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'autosales-gc-off-'));
+    const db = createDb(`sqlite:${join(dir, 'off.db')}`, { groupCommit: false });
+    try {
+      await migrateToLatest(db);
+      expect(db.groupCommitStats).toBeUndefined();
+      const { teams, deals } = createServices(db);
+      const team = await teams.create({ name: 'Loja sem lote', plan: 'starter' });
+      const outcomes = await Promise.allSettled([
+        deals.create(team.id, { title: 'Um', value: 1 }),
+        deals.create(team.id, { title: 'Dois', value: 2, client_id: '0190a000-0000-7000-8000-000000000000' }),
+        deals.create(team.id, { title: 'Três', value: 3 }),
+      ]);
+      expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      const titles = await db.kysely.selectFrom('deals').select('title').where('team_id', '=', team.id).orderBy('title').execute();
+      expect(titles.map((r) => r.title)).toEqual(['Três', 'Um']);
+    } finally {
+      await db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
