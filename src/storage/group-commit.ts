@@ -154,19 +154,25 @@ export class GroupCommitDriver implements Driver {
     await committed;
   }
 
-  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    const lease = connection as Lease;
-    const batch = lease.unit;
-    lease.unit = undefined;
-    // After a failed COMMIT, or when SQLite already rolled the whole batch back, there is nothing left to undo.
-    if (!batch || batch !== this.#batch || !this.#raw.inTransaction) return;
-    this.#run(`rollback to ${UNIT}`);
-    this.#run(`release ${UNIT}`);
+  rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    // The executor turns a failing statement into a rejection.
+    return new Promise((resolve) => {
+      const lease = connection as Lease;
+      const batch = lease.unit;
+      lease.unit = undefined;
+      // After a failed COMMIT, or when SQLite already rolled the whole batch back, there is nothing left to undo.
+      if (batch && batch === this.#batch && this.#raw.inTransaction) {
+        this.#run(`rollback to ${UNIT}`);
+        this.#run(`release ${UNIT}`);
+      }
+      resolve();
+    });
   }
 
-  async releaseConnection(connection: DatabaseConnection): Promise<void> {
+  releaseConnection(connection: DatabaseConnection): Promise<void> {
     const lease = connection as Lease;
     if (lease.held) this.#leave(lease);
+    return Promise.resolve();
   }
 
   async destroy(): Promise<void> {
@@ -203,7 +209,7 @@ export class GroupCommitDriver implements Driver {
     await this.#readyForStatement(lease);
     if (lease.unit && lease.unit !== this.#batch) throw lost(lease.unit);
     const statement = this.#handle.prepare(query.sql);
-    for (const row of statement.iterate(query.parameters as unknown[])) yield { rows: [row as R] };
+    for (const row of statement.iterate(query.parameters)) yield { rows: [row as R] };
   }
 
   /** Holds the connection, and outside a transaction waits until no batch is open. */
