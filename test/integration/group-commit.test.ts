@@ -93,6 +93,39 @@ describe.skipIf(!DIALECTS.includes('sqlite'))('group commit through the API (sql
     expect([...createdOrder].sort()).toEqual(createdOrder);
   });
 
+  it('a revocation inside an open batch: the cache counter is read there and has moved; the next request is 401 once the batch commits', async () => {
+    const t = await h.team();
+    const extra = await h.services.keys.create({ teamId: t.teamId });
+    const call = () => h.inject({ method: 'GET', url: '/api/v1/deals', headers: { authorization: `Bearer ${extra.key}` } });
+    expect((await call()).status).toBe(200);
+    // Served from the in-process cache from now on.
+    expect((await call()).status).toBe(200);
+    const changes = h.testDb.db.authChanges;
+    const epoch = changes.current();
+    expect(epoch).not.toBeNull();
+
+    const hold = gate();
+    const holding = gate();
+    // A revocation by SQL in a transaction of its own (not through the keys service, which would also clear this process's cache).
+    const revocation = h.testDb.db.kysely
+      .transaction()
+      .execute((trx) => trx.updateTable('api_keys').set({ revoked_at: '2026-11-25T12:00:00.000Z' }).where('id', '=', extra.id).execute());
+    const holder = h.testDb.db.kysely.transaction().execute(async () => {
+      holding.open();
+      await hold.opened;
+    });
+    await holding.opened;
+    // The batch began with BEGIN IMMEDIATE: the counter is read inside it, and the uncommitted revocation has moved it.
+    const inBatch = changes.current();
+    expect(inBatch).not.toBeNull();
+    expect(inBatch).not.toBe(epoch);
+    const next = call();
+    hold.open();
+    await Promise.all([revocation, holder]);
+    const answer = await next;
+    expect(answer.status, answer.text).toBe(401);
+  });
+
   it('an Idempotency-Key replayed in the same batch as its first use creates one deal and one event', async () => {
     const t = await h.team();
     const send = () =>
