@@ -79,7 +79,9 @@ for (const round of [1, 2]) {
 }
 // What `serve` pays on top: the checkpoints SQLite runs inside a COMMIT once the WAL reaches 1,000 pages.
 for (const round of [1, 2]) {
-  out[`${concurrency} at once, automatic checkpoints, group commit off (${round})`] = line(await run({ callers: concurrency, groupCommit: false, checkpoints: true }));
+  out[`${concurrency} at once, automatic checkpoints, group commit off (${round})`] = line(
+    await run({ callers: concurrency, groupCommit: false, checkpoints: true }),
+  );
   out[`${concurrency} at once, automatic checkpoints, group commit on (${round})`] = line(await run({ callers: concurrency, checkpoints: true }));
 }
 process.stdout.write(`${JSON.stringify(out, null, 1)}\n`);
