@@ -204,12 +204,12 @@ for (const dialect of DIALECTS) {
         const deals: string[] = [];
         for (const team of teams) {
           for (const title of ['Onix blindado', 'Civic blindado', 'Corolla Conceição', 'Toro']) {
-            deals.push((await services.deals.create(team.id, { title } as never)).id);
+            deals.push((await services.deals.create(team.id, { title })).id);
           }
-          const client = await services.clients.create(team.id, { type: 'PF', name: 'Conceição Gonçalves', cpf: '529.982.247-25' } as never);
+          const client = await services.clients.create(team.id, { type: 'PF', name: 'Conceição Gonçalves', cpf: '529.982.247-25' });
           if (team === teams[0]) await services.clients.deactivate(team.id, client.id);
-          await services.clients.create(team.id, { type: 'PF', name: 'João Araújo' } as never);
-          await services.vehicles.create(team.id, { title: 'Onix LT', brand: 'Chevrolet', model: 'Onix', plate: 'ABC1C34' } as never);
+          await services.clients.create(team.id, { type: 'PF', name: 'João Araújo' });
+          await services.vehicles.create(team.id, { title: 'Onix LT', brand: 'Chevrolet', model: 'Onix', plate: 'ABC1C34' });
         }
         await services.deals.archive(teams[0]!.id, deals[1]!);
 
@@ -228,7 +228,7 @@ for (const dialect of DIALECTS) {
 
         // A team created after the upgrade gets its own scope; its rows are found, and only them.
         const later = await services.teams.create({ name: 'Loja nova' });
-        await services.deals.create(later.id, { title: 'Onix blindado novo' } as never);
+        await services.deals.create(later.id, { title: 'Onix blindado novo' });
         const laterKey = await services.keys.create({ teamId: later.id });
         const res = await app.inject({ method: 'GET', url: '/api/v1/deals?search=blindado', headers: { authorization: `Bearer ${laterKey.key}` } });
         expect(res.json().data.map((d: { title: string }) => d.title)).toEqual(['Onix blindado novo']);
