@@ -9,7 +9,7 @@ import { DIALECTS, openTestDb, stepMigrator } from '../support/dialects.js';
 import { createHarness, type Caller, type Harness } from '../support/harness.js';
 
 /**
- * Migration 0009 (issue 15): the search index knows each row's team and whether the default list
+ * Migration 0010 (issue 15): the search index knows each row's team and whether the default list
  * shows it, so a search reads only the team's hits and a default search is counted from the index
  * alone. What must not change, pinned against a plain LIKE over the table (the contract's
  * contains-match): the same rows, the same exact total, after every kind of write (the API, SQL
@@ -192,7 +192,7 @@ for (const dialect of DIALECTS) {
     });
   });
 
-  describe(`migration 0009 on a database with data (${dialect})`, () => {
+  describe(`migration 0010 on a database with data (${dialect})`, () => {
     it('indexes the rows already there with their team and status; new teams and rows join the index', async () => {
       const testDb = await openTestDb(dialect, { migrate: false });
       try {

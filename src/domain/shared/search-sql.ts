@@ -7,7 +7,7 @@ type SearchedTable = 'deals' | 'clients' | 'vehicles';
 
 /**
  * Which of the team's rows a SQLite search takes from the index: `listed`, the rows the default list
- * shows (the index knows them: migration 0009), or `team`, all of them (a status filter then checks
+ * shows (the index knows them: migration 0010), or `team`, all of them (a status filter then checks
  * each hit's row).
  */
 export type SearchScope = 'listed' | 'team';

@@ -8,7 +8,7 @@ const LISTED: Record<string, (row: 'new' | 'old' | 't') => RawBuilder<unknown>> 
 };
 
 /**
- * SQLite's team-scoped search index (migration 0009):
+ * SQLite's team-scoped search index (migration 0010):
  * - `search_scopes` gives every team a token of three private-use characters, made from a number
  *   that is never reused (AUTOINCREMENT). A trigger gives each new team its own.
  * - `<table>_fts` is rebuilt as a contentless FTS5 trigram table (`contentless_delete=1`, so a row
