@@ -488,8 +488,7 @@ class Bench {
           load1,
           note: `${this.args.connections} connections split over ${processes} process(es); server CPU per process: ${cpu.map((c) => (c === null ? '?' : `${c.toFixed(0)}%`)).join(', ')}`,
         };
-        const totalCpu = cpu.every((c) => c !== null) ? cpu.reduce((a, b) => a! + b!, 0)! : undefined;
-        if (totalCpu !== undefined) result.serverCpuPct = totalCpu;
+        if (cpu.every((c) => c !== null)) result.serverCpuPct = cpu.reduce((a: number, b) => a + (b ?? 0), 0);
         if (load.non2xx + load.errors > 0)
           this.report.problems.push(`${result.title}: ${load.non2xx} non-2xx, ${load.errors} connection errors (${JSON.stringify(load.statusCodes)})`);
         this.report.results.push(result);
