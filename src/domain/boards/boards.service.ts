@@ -251,7 +251,7 @@ export function createBoardsService(db: Db, { clock }: { clock: Clock }) {
         dealTotalsChangedBetween(k, teamId, ['ganho', 'perdido'], startOfDay(month.first, zone).toISOString(), startOfDay(month.next, zone).toISOString()),
         listVehiclePhases(k, teamId),
         boardVehicleCounts(k, db.dialect, teamId, { status: 'ativo' }),
-        stockAge(k, db.dialect, teamId),
+        stockAge(k, teamId),
         countOverdueActivities(k, teamId, nowIso),
         overdueReceivables(k, teamId, nowIso),
       ]);

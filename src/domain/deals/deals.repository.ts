@@ -4,7 +4,7 @@ import { compiledQuery } from '../../storage/compiled-query.js';
 import type { Database, DealUpdate, NewDealRow } from '../../storage/database.js';
 import type { Page, Sort } from '../shared/list-query.js';
 import type { DialectName } from '../../storage/dialect.js';
-import { countByStatus, onlyStatusFilter, pageAndTotal, sortOrder, teamColumn } from '../shared/list-sql.js';
+import { boardTotalsByPhase, countByStatus, onlyActiveFilter, onlyStatusFilter, pageAndTotal, sortOrder, teamColumn } from '../shared/list-sql.js';
 import { searchCondition } from '../shared/search-sql.js';
 import { sqliteIndexServes } from '../shared/text-search.js';
 import type { DealRowWithClient } from './deals.mapper.js';
@@ -161,6 +161,7 @@ export async function boardDealTotals(
   teamId: string,
   filters: DealFilters,
 ): Promise<Array<{ phase: string; count: number; value_cents: number }>> {
+  if (onlyActiveFilter(filters)) return (await boardTotalsByPhase(db, teamId, 'deals')).map((r) => ({ phase: r.phase, count: r.count, value_cents: r.total }));
   const rows = await applyFilters(
     db
       .selectFrom('deals')
