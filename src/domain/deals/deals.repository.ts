@@ -4,7 +4,16 @@ import { compiledQuery } from '../../storage/compiled-query.js';
 import type { Database, DealUpdate, NewDealRow } from '../../storage/database.js';
 import type { Page, Sort } from '../shared/list-query.js';
 import type { DialectName } from '../../storage/dialect.js';
-import { countByStatus, onlySearchFilter, onlyStatusFilter, pageAndTotal, sortOrder, teamColumn } from '../shared/list-sql.js';
+import {
+  boardTotalsByPhase,
+  countByStatus,
+  onlyActiveFilter,
+  onlySearchFilter,
+  onlyStatusFilter,
+  pageAndTotal,
+  sortOrder,
+  teamColumn,
+} from '../shared/list-sql.js';
 import { countListedSearchHits, searchCondition } from '../shared/search-sql.js';
 import { sqliteIndexServes } from '../shared/text-search.js';
 import type { DealRowWithClient } from './deals.mapper.js';
@@ -164,6 +173,7 @@ export async function boardDealTotals(
   teamId: string,
   filters: DealFilters,
 ): Promise<Array<{ phase: string; count: number; value_cents: number }>> {
+  if (onlyActiveFilter(filters)) return (await boardTotalsByPhase(db, teamId, 'deals')).map((r) => ({ phase: r.phase, count: r.count, value_cents: r.total }));
   const rows = await applyFilters(
     db
       .selectFrom('deals')
