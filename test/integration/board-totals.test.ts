@@ -1,11 +1,10 @@
-import { Migrator, sql, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServices } from '../../src/app/services.js';
 import { boardTotalsByPhase } from '../../src/domain/shared/list-sql.js';
 import type { Database } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrator.js';
-import { migrationProvider } from '../../src/storage/migrations/index.js';
-import { DIALECTS, openTestDb } from '../support/dialects.js';
+import { DIALECTS, openTestDb, stepMigrator } from '../support/dialects.js';
 import { createHarness, type Caller, type Harness } from '../support/harness.js';
 
 /**
@@ -150,7 +149,7 @@ for (const dialect of DIALECTS) {
     it('fills the totals from the rows already there', async () => {
       const testDb = await openTestDb(dialect, { migrate: false });
       try {
-        const migrator = new Migrator({ db: testDb.db.kysely, provider: migrationProvider(dialect) });
+        const migrator = await stepMigrator(testDb.db);
         expect((await migrator.migrateTo('0008-auth-epoch')).error).toBeUndefined();
         const services = createServices(testDb.db);
         const team = await services.teams.create({ name: 'Loja de antes', plan: 'professional' });

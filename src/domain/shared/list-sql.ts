@@ -20,6 +20,10 @@ export function sortOrder(dialect: DialectName, sort: Sort<string>, nullable: bo
 /** Only the status is filtered (or nothing): the total comes from the per-status counters. */
 export const onlyStatusFilter = (filters: object): boolean => Object.entries(filters).every(([key, value]) => key === 'status' || value === undefined);
 
+/** Only the search and the status are filtered: a SQLite search's total may come from its index alone (search-sql.ts). */
+export const onlySearchFilter = (filters: object): boolean =>
+  Object.entries(filters).every(([key, value]) => key === 'status' || key === 'search' || value === undefined);
+
 /** A status condition that the per-status counters can answer. */
 export type StatusCondition = { equals: string } | { notEquals: string };
 

@@ -8,13 +8,14 @@ import {
   boardTotalsByPhase,
   countByStatus,
   onlyActiveFilter,
+  onlySearchFilter,
   onlyStatusFilter,
   pageAndTotal,
   searchHitsDrivePage,
   sortOrder,
   teamColumn,
 } from '../shared/list-sql.js';
-import { searchCondition } from '../shared/search-sql.js';
+import { countListedSearchHits, searchCondition } from '../shared/search-sql.js';
 import { sqliteIndexServes } from '../shared/text-search.js';
 import type { VehicleSortField } from './vehicles.types.js';
 
@@ -93,7 +94,8 @@ function applyFilters<O>(
   if (f.minYear !== undefined) q = q.where(range('model_year'), '>=', f.minYear);
   if (f.maxYear !== undefined) q = q.where(range('model_year'), '<=', f.maxYear);
   if (f.maxMileage !== undefined) q = q.where(range('mileage'), '<=', f.maxMileage);
-  if (f.search !== undefined) q = q.where(searchCondition(dialect, 'vehicles', [f.search]));
+  // Without a status filter the search index answers with the team's listed rows only.
+  if (f.search !== undefined) q = q.where(searchCondition(dialect, 'vehicles', [f.search], teamId, f.status ? 'team' : 'listed'));
   return q;
 }
 
@@ -170,15 +172,17 @@ export async function listVehicles(db: DbExecutor, dialect: DialectName, teamId:
   const total = (fromSearchIndex: boolean) =>
     onlyStatusFilter(filters)
       ? countByStatus(db, teamId, 'vehicles', filters.status ? { equals: filters.status } : { notEquals: 'arquivado' })
-      : applyFilters(
-          db.selectFrom('vehicles').select((eb) => eb.fn.countAll<number>().as('total')),
-          dialect,
-          teamId,
-          filters,
-          fromSearchIndex,
-        )
-          .executeTakeFirstOrThrow()
-          .then((r) => Number(r.total));
+      : fromSearchIndex && !filters.status && onlySearchFilter(filters)
+        ? countListedSearchHits(db, 'vehicles', [filters.search!], teamId)
+        : applyFilters(
+            db.selectFrom('vehicles').select((eb) => eb.fn.countAll<number>().as('total')),
+            dialect,
+            teamId,
+            filters,
+            fromSearchIndex,
+          )
+            .executeTakeFirstOrThrow()
+            .then((r) => Number(r.total));
   const searchDrives = dialect === 'sqlite' && filters.search !== undefined && sqliteIndexServes([filters.search]);
   const ranged = [filters.minCents, filters.maxCents, filters.minYear, filters.maxYear, filters.maxMileage].some((v) => v !== undefined);
   if (dialect === 'sqlite' && ranged && !searchDrives) {
