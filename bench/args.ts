@@ -47,9 +47,10 @@ export const USAGE = `npm run bench -- [options]
   --keep-db             keep the database (SQLite file / PostgreSQL schema) after the run
   --seed-only           seed the main data set, print where it is and the large team's key, and stop
                         (implies --keep-db; for EXPLAIN experiments by hand)
-  --only <regex>        run only the scenarios whose id matches (e.g. 'by-id|post-deal'); the limiter,
-                        webhook and scaling sections run only if the regex matches 'limiter',
-                        'webhooks' or 'scaling'. The ceiling is always measured. A regex matching
+  --only <regex>        run only the scenarios whose id matches (e.g. 'by-id|post-deal|panel'); the
+                        limiter, scale-out (one then two server processes, limits in Redis), webhook
+                        and scaling sections run only if the regex matches 'limiter', 'scale-out',
+                        'webhooks' or 'scaling'. The ceilings are always measured. A regex matching
                         'auth-cache-off' adds the by-id reads again with AUTH_CACHE=off; one matching
                         'group-commit-off' (SQLite) adds the selected write scenarios again with
                         SQLITE_GROUP_COMMIT=off: A/B in the same run.
