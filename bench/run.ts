@@ -749,6 +749,19 @@ class Bench {
       await this.runScenarios('serve (AUTH_CACHE=off)', { rateLimits: false, worker: false, env: { AUTH_CACHE: 'off' } }, before);
     }
 
+    // A/B in the same run: the writes with one transaction per request (as before group commit, issue 15).
+    if (this.db.dialect === 'sqlite' && args.only?.test('group-commit-off')) {
+      say('== writes with SQLITE_GROUP_COMMIT=off (one transaction and one COMMIT per request)');
+      const before = writeScenarios(this.large, this.prng)
+        .filter((sc) => args.only!.test(sc.id))
+        .map((sc) => ({
+          ...sc,
+          id: `${sc.id}-group-commit-off`,
+          title: `${sc.title}, SQLITE_GROUP_COMMIT=off`,
+        }));
+      await this.runScenarios('serve (SQLITE_GROUP_COMMIT=off)', { rateLimits: false, worker: false, env: { SQLITE_GROUP_COMMIT: 'off' } }, before);
+    }
+
     // Limiter cost: the same spread load with plan limits on. Keep every team under 1,000 requests a minute.
     const off = results.find((r) => r.id === 'by-id-teams-off')?.load?.rps ?? 0;
     let limiterDuration = args.duration;
