@@ -47,11 +47,14 @@ export const USAGE = `npm run bench -- [options]
   --keep-db             keep the database (SQLite file / PostgreSQL schema) after the run
   --seed-only           seed the main data set, print where it is and the large team's key, and stop
                         (implies --keep-db; for EXPLAIN experiments by hand)
-  --only <regex>        run only the scenarios whose id matches (e.g. 'by-id|post-deal'); the limiter,
-                        webhook and scaling sections run only if the regex matches 'limiter',
-                        'webhooks' or 'scaling'. The ceiling is always measured. Same-run A/B of
-                        the by-id reads, only when the regex names them: 'auth-cache-off' (a server
-                        with AUTH_CACHE=off), 'log-warn' (LOG_LEVEL=warn: no access-log line)
+  --only <regex>        run only the scenarios whose id matches (e.g. 'by-id|post-deal|panel'); the
+                        limiter, scale-out (one then two server processes, limits in Redis), webhook
+                        and scaling sections run only if the regex matches 'limiter', 'scale-out',
+                        'webhooks' or 'scaling'. The ceilings are always measured. Same-run A/B, only
+                        when the regex names them: 'auth-cache-off' (the by-id reads on a server with
+                        AUTH_CACHE=off), 'log-warn' (the by-id reads with LOG_LEVEL=warn: no
+                        access-log line), 'group-commit-off' (SQLite: the selected write scenarios
+                        with SQLITE_GROUP_COMMIT=off).
 `;
 
 export function parseBenchArgs(argv: string[]): BenchArgs {

@@ -102,3 +102,31 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
     connections: spec.connections,
   };
 }
+
+/**
+ * Loads run side by side (one per server process) as one: requests, rates and errors add up; the
+ * latency percentiles are the worse of the runs (a bound, not a merged distribution).
+ */
+export function combineLoads(loads: LoadResult[]): LoadResult {
+  const sum = (f: (l: LoadResult) => number) => loads.reduce((s, l) => s + f(l), 0);
+  const worst = (f: (l: LoadResult) => number) => Math.max(...loads.map(f));
+  const statusCodes: Record<string, number> = {};
+  for (const l of loads) for (const [code, n] of Object.entries(l.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + n;
+  const requests = sum((l) => l.requests);
+  return {
+    requests,
+    noneCompleted: loads.every((l) => l.noneCompleted),
+    durationS: worst((l) => l.durationS),
+    rps: sum((l) => l.rps),
+    p50: worst((l) => l.p50),
+    p90: worst((l) => l.p90),
+    p99: worst((l) => l.p99),
+    max: worst((l) => l.max),
+    mean: requests ? sum((l) => l.mean * l.requests) / requests : NaN,
+    non2xx: sum((l) => l.non2xx),
+    errors: sum((l) => l.errors),
+    timeouts: sum((l) => l.timeouts),
+    statusCodes,
+    connections: sum((l) => l.connections),
+  };
+}

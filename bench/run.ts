@@ -11,17 +11,27 @@ import { sql } from 'kysely';
 import { toDealView } from '../src/domain/deals/deals.mapper.js';
 import { findDeal } from '../src/domain/deals/deals.repository.js';
 import { createServices } from '../src/app/services.js';
+import { SESSION_COOKIE } from '../src/http/panel/panel-auth.js';
 import { createDb, type Db } from '../src/storage/db.js';
 import { migrateToLatest } from '../src/storage/migrator.js';
 import { parseBenchArgs, type BenchArgs } from './args.js';
 import { createExplainer, type Explainer } from './explain.js';
-import { percentile, runLoad } from './load.js';
+import { combineLoads, percentile, runLoad } from './load.js';
 import { cpuMs, freePort, spawnChild, waitIdle, type Child } from './processes.js';
 import { summarizeProfile } from './profile.js';
 import { Prng } from './prng.js';
 import { preciseNow, startReceiver, type Receiver } from './receiver.js';
 import { computeTargets, renderReport, type RunReport, type ScenarioResult } from './report.js';
-import { byIdScenarios, dealBody, listSearchScenarios, spreadByIdScenario, vehicleScenarios, writeScenarios, type HttpScenario } from './scenarios.js';
+import {
+  byIdScenarios,
+  dealBody,
+  listSearchScenarios,
+  panelScenarios,
+  spreadByIdScenario,
+  vehicleScenarios,
+  writeScenarios,
+  type HttpScenario,
+} from './scenarios.js';
 import { afterBulkLoad, seedTeam, type SeededTeam } from './seed.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -238,12 +248,15 @@ class Bench {
 
   async startCeiling(): Promise<Child> {
     const sample = await findDeal(this.db.kysely, this.large.id, this.large.samples.dealIds[0]!);
-    const file = join(this.tmp, 'ceiling-deal.json');
-    writeFileSync(file, JSON.stringify(toDealView(sample!)));
+    const dealFile = join(this.tmp, 'ceiling-deal.json');
+    writeFileSync(dealFile, JSON.stringify(toDealView(sample!)));
+    // The same page the default list scenario answers (the list ceiling serves it as static JSON).
+    const pageFile = join(this.tmp, 'ceiling-page.json');
+    writeFileSync(pageFile, JSON.stringify(await createServices(this.db).deals.list(this.large.id, {})));
     const port = await freePort();
     const child = await spawnChild({
       name: `ceiling-${this.report.ceiling.length + 1}`,
-      args: [join(ROOT, 'dist-bench/bench/ceiling-server.js'), String(port), file],
+      args: [join(ROOT, 'dist-bench/bench/ceiling-server.js'), String(port), dealFile, pageFile],
       env: {},
       readyPath: '/health',
       logDir: this.logDir,
@@ -254,19 +267,21 @@ class Bench {
     return child;
   }
 
+  /** Both ceilings on one bare server: one deal by id, then the default list's first page. */
   async measureCeiling(): Promise<void> {
     const child = await this.startCeiling();
     const ids = this.large.samples.dealIds;
-    const spec = {
-      baseUrl: child.url,
-      connections: this.args.connections,
-      headers: {},
-      next: () => ({ method: 'GET' as const, path: `/api/v1/deals/${ids[Math.floor(this.prng.next() * ids.length)]}` }),
+    const measure = async (next: () => { method: 'GET'; path: string }) => {
+      const spec = { baseUrl: child.url, connections: this.args.connections, headers: {}, next };
+      if (this.args.warmup > 0) await runLoad({ ...spec, duration: this.args.warmup });
+      return runLoad({ ...spec, duration: this.args.duration });
     };
-    if (this.args.warmup > 0) await runLoad({ ...spec, duration: this.args.warmup });
-    const result = await runLoad({ ...spec, duration: this.args.duration });
+    const result = await measure(() => ({ method: 'GET', path: `/api/v1/deals/${ids[Math.floor(this.prng.next() * ids.length)]}` }));
     this.report.ceiling.push(result);
     say(`   ceiling #${this.report.ceiling.length}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms`);
+    const page = await measure(() => ({ method: 'GET', path: '/api/v1/deals' }));
+    (this.report.listCeiling ??= []).push(page);
+    say(`   list-page ceiling #${this.report.listCeiling.length}: ${page.rps.toFixed(0)} req/s, p50 ${page.p50.toFixed(2)} ms, p99 ${page.p99.toFixed(2)} ms`);
     await child.stop();
     this.children.delete(child);
   }
@@ -427,6 +442,62 @@ class Bench {
         undefined,
         { duration, warmup },
       );
+    }
+  }
+
+  /**
+   * Scaling out (issue 15 point 3): the spread by-id load with plan limits in Redis, on one server
+   * process and then on two behind the same database (the connections split between them: the
+   * same offered concurrency). Needs Redis: limits must be shared between the processes.
+   */
+  async scaleOutScenarios(duration: number, warmup: number): Promise<void> {
+    const redisUrl = await this.redisUrl();
+    if (!redisUrl) return;
+    const options: ServerOptions = { rateLimits: true, worker: false, redisUrl };
+    const scenario = spreadByIdScenario(this.teams, this.prng, 'redis');
+    for (const processes of [1, 2]) {
+      say(`== scaling out: ${processes} server process${processes > 1 ? 'es' : ''}, plan limits in Redis`);
+      await this.resetRedisCounters(redisUrl);
+      const servers: Array<{ child: Child; name: string }> = [];
+      for (let i = 1; i <= processes; i++) {
+        const name = `serve (scale-out ${i} of ${processes})`;
+        servers.push({ child: await this.startServer(name, options), name });
+      }
+      try {
+        const share = Math.max(1, Math.floor(this.args.connections / processes));
+        const specs = servers.map(({ child }) => ({ baseUrl: child.url, connections: share, headers: scenario.headers, next: scenario.next }));
+        if (warmup > 0) await Promise.all(specs.map((spec) => runLoad({ ...spec, duration: warmup })));
+        for (const { child } of servers) await this.waitIdle(child);
+        await this.resetRedisCounters(redisUrl);
+        const load1 = os.loadavg()[0];
+        const cpu0 = servers.map(({ child }) => cpuMs(child.pid));
+        const t0 = performance.now();
+        const loads = await Promise.all(specs.map((spec) => runLoad({ ...spec, duration })));
+        const wall = performance.now() - t0;
+        const cpu = servers.map(({ child }, i) => {
+          const end = cpuMs(child.pid);
+          return end === null || cpu0[i] === null ? null : (100 * (end - cpu0[i]!)) / wall;
+        });
+        const load = combineLoads(loads);
+        const result: ScenarioResult = {
+          id: `scale-out-${processes}`,
+          title: `${scenario.title}, ${processes} server process${processes > 1 ? 'es' : ''}`,
+          group: 'scale-out',
+          teamSize: scenario.teamSize,
+          load,
+          load1,
+          note: `${this.args.connections} connections split over ${processes} process(es); server CPU per process: ${cpu.map((c) => (c === null ? '?' : `${c.toFixed(0)}%`)).join(', ')}`,
+        };
+        if (cpu.every((c) => c !== null)) result.serverCpuPct = cpu.reduce((a: number, b) => a + (b ?? 0), 0);
+        if (load.non2xx + load.errors > 0)
+          this.report.problems.push(`${result.title}: ${load.non2xx} non-2xx, ${load.errors} connection errors (${JSON.stringify(load.statusCodes)})`);
+        this.report.results.push(result);
+        say(
+          `   ${result.title}: ${load.rps.toFixed(0)} req/s, p50 ${load.p50.toFixed(1)}, p99 ${load.p99.toFixed(1)} ms, server CPU ${cpu.map((c) => c?.toFixed(0)).join(' + ')}%`,
+        );
+      } finally {
+        for (const { child, name } of servers) await this.stopServer(child, name);
+      }
     }
   }
 
@@ -646,10 +717,13 @@ class Bench {
       return 0;
     }
 
-    const { webhooks } = createServices(this.db);
+    const { webhooks, users, sessions } = createServices(this.db);
     await webhooks.create({ teamId: this.large.id, url: this.receiver.url, events: DEAL_EVENTS });
+    // The panel's scenarios run signed in as an owner of the large team (a session made by the service, no password).
+    const { user } = await users.create({ teamId: this.large.id, email: 'dono@bench.example', name: 'Dono da Loja', role: 'owner' });
+    const panelCookie = `${SESSION_COOKIE}=${(await sessions.create(user.id)).token}`;
 
-    say('== ceiling: bare Fastify, one static deal JSON');
+    say('== ceiling: bare Fastify, one static deal JSON and one static list page');
     await this.measureCeiling();
 
     say(`== scenarios on the large team (${this.large.deals.toLocaleString('en-US')} deals), RATE_LIMITS=off, worker off`);
@@ -658,6 +732,7 @@ class Bench {
       ...byIdScenarios(this.large, this.prng),
       ...listSearchScenarios(this.large, this.prng),
       ...vehicleScenarios(this.large, this.prng),
+      ...panelScenarios(this.large, panelCookie, this.prng),
       spreadByIdScenario(this.teams, this.prng, 'off'),
       ...writeScenarios(this.large, this.prng),
     ].filter((sc) => !args.only || args.only.test(sc.id));
@@ -680,6 +755,19 @@ class Bench {
       await this.runScenarios(`serve (${variant.label})`, { rateLimits: false, worker: false, env: variant.env }, before);
     }
 
+    // A/B in the same run: the writes with one transaction per request (as before group commit, issue 15).
+    if (this.db.dialect === 'sqlite' && args.only?.test('group-commit-off')) {
+      say('== writes with SQLITE_GROUP_COMMIT=off (one transaction and one COMMIT per request)');
+      const before = writeScenarios(this.large, this.prng)
+        .filter((sc) => args.only!.test(sc.id))
+        .map((sc) => ({
+          ...sc,
+          id: `${sc.id}-group-commit-off`,
+          title: `${sc.title}, SQLITE_GROUP_COMMIT=off`,
+        }));
+      await this.runScenarios('serve (SQLITE_GROUP_COMMIT=off)', { rateLimits: false, worker: false, env: { SQLITE_GROUP_COMMIT: 'off' } }, before);
+    }
+
     // Limiter cost: the same spread load with plan limits on. Keep every team under 1,000 requests a minute.
     const off = results.find((r) => r.id === 'by-id-teams-off')?.load?.rps ?? 0;
     let limiterDuration = args.duration;
@@ -693,6 +781,7 @@ class Bench {
       );
     }
     if (section('limiter')) await this.limiterScenarios(limiterDuration, limiterWarmup);
+    if (section('scale-out')) await this.scaleOutScenarios(limiterDuration, limiterWarmup);
     if (section('webhooks')) await this.webhookScenarios();
 
     say('== ceiling again');
@@ -709,7 +798,7 @@ class Bench {
       const t1 = performance.now();
       await afterBulkLoad(this.db);
       this.report.maintenance.push({ label: `maintenance after the ${size.toLocaleString('en-US')} team`, ms: performance.now() - t1 });
-      // The smoke explains once (main data set) to keep under a minute.
+      // The smoke explains once (main data set) to stay short.
       await this.runScenarios(
         `serve (scale ${size})`,
         { rateLimits: false, worker: false },

@@ -10,7 +10,7 @@ import type { NextRequest } from './load.js';
 import type { Prng } from './prng.js';
 import type { SeededTeam } from './seed.js';
 
-export type Group = 'ceiling' | 'read' | 'list' | 'search' | 'cpf' | 'limiter' | 'write' | 'mixed' | 'webhook';
+export type Group = 'ceiling' | 'read' | 'list' | 'search' | 'cpf' | 'limiter' | 'write' | 'mixed' | 'webhook' | 'panel' | 'scale-out';
 
 export interface HttpScenario {
   id: string;
@@ -247,5 +247,28 @@ export function writeScenarios(team: SeededTeam, prng: Prng): HttpScenario[] {
       },
       note: '40% GET deal, 20% GET client, 20% list, 10% POST deal, 10% PUT phase',
     },
+  ];
+}
+
+/**
+ * The panel's JSON routes behind the boards (issue 15: the same targets as the API's lists), signed in
+ * as an owner of the team with a session cookie. Each board is one paged read per column; the column
+ * page ("carregar mais") reads a deeper slice of one column.
+ */
+export function panelScenarios(team: SeededTeam, cookie: string, prng: Prng): HttpScenario[] {
+  const offset = () => 20 * (1 + Math.floor(prng.next() * 10));
+  const phase = rotate(PHASES, prng);
+  const base = { teamSize: team.deals, headers: { cookie }, single: true, group: 'panel' as const };
+  return [
+    { ...base, id: 'panel-deals-board', title: 'Panel: GET /panel/api/deals/board', next: () => ({ method: 'GET', path: '/panel/api/deals/board' }) },
+    {
+      ...base,
+      id: 'panel-deals-column',
+      title: 'Panel: GET /panel/api/deals/board/:phase?offset=20…200',
+      next: () => ({ method: 'GET', path: `/panel/api/deals/board/${phase()}?offset=${offset()}` }),
+    },
+    { ...base, id: 'panel-vehicles-board', title: 'Panel: GET /panel/api/vehicles/board', next: () => ({ method: 'GET', path: '/panel/api/vehicles/board' }) },
+    { ...base, id: 'panel-dashboard', title: 'Panel: GET /panel/api/dashboard', next: () => ({ method: 'GET', path: '/panel/api/dashboard' }) },
+    { ...base, id: 'panel-clients', title: 'Panel: GET /panel/api/clients', next: () => ({ method: 'GET', path: '/panel/api/clients' }) },
   ];
 }

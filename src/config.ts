@@ -17,6 +17,8 @@ export interface Config {
   scheduler: SchedulerConfig;
   /** AUTH_CACHE=off: every request's key is looked up in the database, as before issue 15 (diagnostics, A/B in the bench). */
   authCache: boolean;
+  /** SQLITE_GROUP_COMMIT=off: one BEGIN … COMMIT per transaction on SQLite, as before issue 15 (escape hatch, A/B in the bench). */
+  sqliteGroupCommit: boolean;
   panel: PanelConfig;
 }
 
@@ -160,6 +162,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
       pollMs: integer(env, 'SCHEDULER_POLL_MS', 15_000, 100, 60_000, problems),
     },
     authCache: flag(env, 'AUTH_CACHE', true, problems),
+    sqliteGroupCommit: flag(env, 'SQLITE_GROUP_COMMIT', true, problems),
     panel: {
       publicUrl: env.PUBLIC_URL ? env.PUBLIC_URL.replace(/\/+$/, '') : null,
       sessionIdleMinutes: integer(env, 'PANEL_SESSION_IDLE_MINUTES', 720, 5, 43_200, problems),

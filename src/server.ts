@@ -25,7 +25,7 @@ export interface RunningServer {
 
 /** Opens the database, applies pending migrations, and listens. */
 export async function startServer(config: Config): Promise<RunningServer> {
-  const db = createDb(config.databaseUrl, { poolMax: config.databasePoolMax });
+  const db = createDb(config.databaseUrl, { poolMax: config.databasePoolMax, groupCommit: config.sqliteGroupCommit });
   try {
     await migrateToLatest(db);
   } catch (error) {

@@ -11,7 +11,7 @@ export interface CliContext extends Services {
 /** Opens the same DATABASE_URL the server uses (migrated), runs the command, and always closes it. */
 export async function withContext<T>(run: (ctx: CliContext) => Promise<T>): Promise<T> {
   const config = loadConfig();
-  const db = createDb(config.databaseUrl, { poolMax: 2 });
+  const db = createDb(config.databaseUrl, { poolMax: 2, groupCommit: config.sqliteGroupCommit });
   try {
     await migrateToLatest(db);
     return await run({ db, ...createServices(db) });

@@ -2,6 +2,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { Clock } from '../domain/shared/clock.js';
 import type { QueueStats } from '../domain/webhooks/deliveries.types.js';
 import type { PoolStats } from '../storage/db.js';
+import type { GroupCommitStats } from '../storage/group-commit.js';
 import type { SendResult } from '../worker/webhook-sender.js';
 
 export type RateLimitKind = 'plan' | 'unauthenticated';
@@ -24,6 +25,8 @@ export interface MetricsDeps {
   queue?: { queueStats(): Promise<QueueStats> };
   /** PostgreSQL pool usage (Db#poolStats), read at scrape time; without it the pool gauges are absent. */
   poolStats?: () => PoolStats;
+  /** SQLite group commit (Db#groupCommitStats), read at scrape time; without it the commit counters are absent. */
+  groupCommitStats?: () => GroupCommitStats;
   /** The age of the oldest due delivery is measured against it; the services' clock. */
   clock?: Clock;
 }
@@ -44,14 +47,18 @@ export function outcomeOf(result: Pick<SendResult, 'ok' | 'errorClass'>): Delive
 }
 
 /** What the gauges read at scrape time: the delivery queue of `services` and the pool of `db`. */
-export const metricsSources = (db: { poolStats?: () => PoolStats }, services: { deliveries: MetricsDeps['queue']; clock: Clock }): MetricsDeps => ({
+export const metricsSources = (
+  db: { poolStats?: () => PoolStats; groupCommitStats?: () => GroupCommitStats },
+  services: { deliveries: MetricsDeps['queue']; clock: Clock },
+): MetricsDeps => ({
   queue: services.deliveries,
   clock: services.clock,
   ...(db.poolStats ? { poolStats: db.poolStats } : {}),
+  ...(db.groupCommitStats ? { groupCommitStats: db.groupCommitStats } : {}),
 });
 
 /** Every metric of one app instance, in a registry of its own. */
-export function createMetrics({ queue, poolStats, clock }: MetricsDeps = {}): Metrics {
+export function createMetrics({ queue, poolStats, groupCommitStats, clock }: MetricsDeps = {}): Metrics {
   const nowMs = () => (clock ? clock.now().getTime() : Date.now());
   const registry = new Registry();
   const registers = [registry];
@@ -130,6 +137,22 @@ export function createMetrics({ queue, poolStats, clock }: MetricsDeps = {}): Me
     poolGauge('db_pool_idle_clients', 'Open PostgreSQL connections not in use.', (p) => p.idle);
     poolGauge('db_pool_waiting_requests', 'Queries waiting for a free PostgreSQL connection.', (p) => p.waiting);
     poolGauge('db_pool_max_clients', 'Size limit of the PostgreSQL pool (DATABASE_POOL_MAX).', (p) => p.max);
+  }
+
+  if (groupCommitStats) {
+    // Their ratio is the mean number of writes per COMMIT (issue 15).
+    const commitCounter = (name: string, help: string, read: (s: GroupCommitStats) => number) =>
+      new Counter({
+        name,
+        help,
+        registers,
+        collect() {
+          this.reset();
+          this.inc(read(groupCommitStats()));
+        },
+      });
+    commitCounter('db_sqlite_commits_total', 'COMMITs of SQLite group-commit batches (failed ones included).', (s) => s.batches);
+    commitCounter('db_sqlite_committed_transactions_total', 'Transactions committed by those batches (SQLite).', (s) => s.units);
   }
 
   // Bounded: routes are patterns (never raw URLs), methods and statuses are few.

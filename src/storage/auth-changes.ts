@@ -41,15 +41,20 @@ export const POSTGRES_MAX_AGE_MS = 5_000;
  * another process is visible to the next read, so a revocation fails on the very next request.
  *
  * While a transaction is open on the connection (another request's write, awaiting between its
- * statements), a read would see that transaction's uncommitted state: the answer is then null.
+ * statements), a read would see that transaction's uncommitted state, and with a deferred BEGIN a
+ * snapshot older than a revocation another process committed since: the answer is then null.
+ * `writeLocked` says the open transaction is a group-commit batch begun with BEGIN IMMEDIATE
+ * (storage/group-commit.ts): its snapshot is the newest committed state, and no other process can
+ * commit anything until it ends, so the counter read there is exact; a change still uncommitted in
+ * the batch can only move it, which empties the cache (fail closed).
  */
-export function sqliteAuthChanges(database: SqliteDatabase.Database): AuthChanges {
+export function sqliteAuthChanges(database: SqliteDatabase.Database, writeLocked?: () => boolean): AuthChanges {
   let statement: SqliteDatabase.Statement | undefined;
   return {
     maxAgeMs: SQLITE_MAX_AGE_MS,
     exact: true,
     current() {
-      if (database.inTransaction || !database.open) return null;
+      if (!database.open || (database.inTransaction && !writeLocked?.())) return null;
       try {
         statement ??= database.prepare('select n from auth_epoch where id = 1').pluck();
         const n = statement.get() as number | bigint | undefined;

@@ -240,6 +240,17 @@ export interface RecordCountTable {
   n: number;
 }
 
+/** Per team, board and phase: `ativo` records and a sum over them (migration 0009). */
+export interface BoardTotalTable {
+  team_id: string;
+  board: 'deals' | 'vehicles';
+  phase: string;
+  slot: number;
+  n: number;
+  /** Deals: value in cents; vehicles: entry time in epoch seconds. */
+  total: number;
+}
+
 export interface TeamPreviewTable {
   team_id: string;
   area: string;
@@ -360,6 +371,7 @@ export interface Database {
   financial_records: FinancialRecordTable;
   scheduled_events: ScheduledEventTable;
   record_counts: RecordCountTable;
+  board_totals: BoardTotalTable;
   idempotency_keys: IdempotencyKeyTable;
   events: EventTable;
   webhooks: WebhookTable;

@@ -14,6 +14,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import { preparedStatementName } from './compiled-query.js';
+import { GroupCommitDriver, GroupCommitSqliteDialect, type GroupCommitStats } from './group-commit.js';
 import { postgresAuthChanges, sqliteAuthChanges, type AuthChanges } from './auth-changes.js';
 import type { Database } from './database.js';
 import type { DialectName } from './dialect.js';
@@ -28,6 +29,8 @@ export interface Db {
   authChanges: AuthChanges;
   /** PostgreSQL pool usage, for metrics (SQLite has one connection and no pool: absent). */
   poolStats?(): PoolStats;
+  /** SQLite with group commit: how many COMMITs carried how many transactions (tests, bench). */
+  groupCommitStats?(): GroupCommitStats;
 }
 
 export interface PoolStats {
@@ -39,6 +42,11 @@ export interface PoolStats {
 
 export interface DbOptions {
   poolMax?: number;
+  /**
+   * SQLite: concurrent transactions share one COMMIT (storage/group-commit.ts). Default on;
+   * false (SQLITE_GROUP_COMMIT=off) gives Kysely's own driver, one BEGIN … COMMIT per transaction.
+   */
+  groupCommit?: boolean;
 }
 
 export function parseDatabaseUrl(url: string): { dialect: 'sqlite'; path: string } | { dialect: 'postgres'; url: string } {
@@ -135,11 +143,15 @@ export function createDb(url: string, options: DbOptions = {}): Db {
     // 64 MiB of page cache instead of 2: searches and deep pages revisit many pages of large teams
     // (a 5,000-hit search count went from 17.6 to 7.7 ms at 100,000 clients, issue 6).
     database.pragma('cache_size = -65536');
-    const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
+    const handle = withStatementCache(database);
+    const driver = options.groupCommit === false ? undefined : new GroupCommitDriver(database, handle);
+    const kysely = new Kysely<Database>({ dialect: driver ? new GroupCommitSqliteDialect(driver) : new SqliteDialect({ database: handle }) });
     return {
       kysely,
       dialect: 'sqlite',
-      authChanges: sqliteAuthChanges(database),
+      // Inside a group-commit batch the snapshot is the newest there is (BEGIN IMMEDIATE holds the write lock).
+      authChanges: sqliteAuthChanges(database, driver ? () => driver.batchOpen : undefined),
+      ...(driver ? { groupCommitStats: () => driver.stats() } : {}),
       ping: async () => {
         await sql`select 1`.execute(kysely);
       },

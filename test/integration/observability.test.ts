@@ -312,8 +312,12 @@ describe.each(DIALECTS)('observability (%s)', (dialect) => {
         expect(sample(m, 'db_pool_idle_clients')).toBeGreaterThanOrEqual(0);
         // The scrape's own queue query may be waiting for a connection being opened.
         expect(sample(m, 'db_pool_waiting_requests')).toBeGreaterThanOrEqual(0);
+        expect(m).not.toContain('db_sqlite_');
       } else {
         expect(m).not.toContain('db_pool_');
+        // Group commit: the writes of this test so far (creating its team and key) went through COMMITs of batches.
+        expect(sample(m, 'db_sqlite_commits_total')).toBeGreaterThan(0);
+        expect(sample(m, 'db_sqlite_committed_transactions_total')).toBeGreaterThan(0);
       }
       // The scrape itself is counted on the next one.
       const again = await send(a, { method: 'GET', url: '/metrics' });

@@ -1,13 +1,11 @@
-import { Migrator } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServices } from '../../src/app/services.js';
 import { AppError } from '../../src/domain/shared/errors.js';
 import { newId } from '../../src/domain/shared/ids.js';
 import { DEFAULT_PHASES } from '../../src/domain/teams/teams.service.js';
 import { migrateToLatest } from '../../src/storage/migrator.js';
-import { migrationProvider } from '../../src/storage/migrations/index.js';
 import { ensureBuilt, killAllChildren, processDb, runCli, runCliJson, type ProcessDb } from '../support/cli.js';
-import { DIALECTS, openTestDb } from '../support/dialects.js';
+import { DIALECTS, openTestDb, stepMigrator } from '../support/dialects.js';
 import { createHarness, type Harness } from '../support/harness.js';
 
 const VEHICLE_DEFAULTS = ['entrada', 'preparacao', 'documentacao', 'disponivel', 'reservado'];
@@ -110,7 +108,7 @@ for (const dialect of DIALECTS) {
       const testDb = await openTestDb(dialect, { migrate: false });
       try {
         const kysely = testDb.db.kysely;
-        const migrator = new Migrator({ db: kysely, provider: migrationProvider(dialect) });
+        const migrator = await stepMigrator(testDb.db);
         expect((await migrator.migrateTo('0004-list-performance')).error).toBeUndefined();
         const team = { id: newId(), name: 'Loja antiga', plan: 'starter' as const, alert_email: null, created_at: new Date().toISOString() };
         await kysely.insertInto('teams').values(team).execute();

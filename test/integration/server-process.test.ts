@@ -142,6 +142,49 @@ describe.each(DIALECTS)('autosales serve on %s', (dialect) => {
     expect(read.body.data).toMatchObject({ id, title: 'Toyota Corolla XEi 2024', value: 152990.9, phase: 'negociacao', probability: 75 });
   });
 
+  it('durability under concurrency: kill -9 while creates are in flight keeps every deal answered 201 (group commit on SQLite)', async () => {
+    const { teamId, key } = await seedTeam(db.url);
+    const server = await serve(db.url);
+    // Concurrent creates share COMMITs on SQLite: a 201 may only leave once its own COMMIT is done.
+    const answered: Array<{ id: string; title: string }> = [];
+    let killed = false;
+    const sends = Array.from({ length: 40 }, (_, i) =>
+      api(server.url, key, 'POST', '/api/v1/deals', { title: `Negócio antes do kill ${i}`, value: 100 + i }).then(
+        (res) => {
+          if (killed || res.status !== 201) return;
+          answered.push({ id: res.body.data.id, title: res.body.data.title });
+          // Killed at once, with the other requests still in flight (some of them inside a batch).
+          if (answered.length === 12) {
+            killed = true;
+            server.child.kill('SIGKILL');
+          }
+        },
+        () => undefined,
+      ),
+    );
+    await Promise.all(sends);
+    if (!killed) server.child.kill('SIGKILL');
+    expect(await server.exited).toEqual({ code: null, signal: 'SIGKILL' });
+    expect(answered.length).toBeGreaterThanOrEqual(12);
+
+    const second = await serve(db.url);
+    for (const { id, title } of answered) {
+      const read = await api(second.url, key, 'GET', `/api/v1/deals/${id}`);
+      expect(read.status, read.text).toBe(200);
+      expect(read.body.data.title).toBe(title);
+    }
+    // Requests cut by the kill are either wholly there or not at all: each stored deal has its event.
+    const stored = await countDeals(db.url, teamId);
+    expect(stored).toBeGreaterThanOrEqual(answered.length);
+    const check = createDb(db.url, { poolMax: 1 });
+    try {
+      const events = await check.kysely.selectFrom('events').select('object').where('team_id', '=', teamId).where('type', '=', 'deal.created').execute();
+      expect(events).toHaveLength(stored);
+    } finally {
+      await check.close();
+    }
+  });
+
   it('graceful shutdown: SIGTERM with 20 requests in flight; all complete (201) and the process exits 0', async () => {
     const { teamId, key } = await seedTeam(db.url);
     // Debug level: the server logs each request it accepts ("incoming request"), which the test waits on.

@@ -2,10 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Migrator, sql } from 'kysely';
 import pg from 'pg';
 import type { DialectName } from '../../src/storage/dialect.js';
 import { createDb, type Db } from '../../src/storage/db.js';
 import { migrateToLatest } from '../../src/storage/migrator.js';
+import { migrationProvider } from '../../src/storage/migrations/index.js';
 
 /**
  * Every integration file loops over these. SQLite always; PostgreSQL when TEST_DATABASE_URL is set
@@ -70,4 +72,14 @@ export function withSearchPath(url: string, schema: string): string {
   const parsed = new URL(url);
   parsed.searchParams.set('options', `-c search_path=${schema}`);
   return parsed.toString();
+}
+
+/**
+ * A migrator for upgrade tests (migrate to a given step, write rows of that schema, then go on).
+ * On PostgreSQL its bookkeeping tables are the ones of the connection's own schema, as in
+ * migrateToLatest: another schema of the same database (a kept benchmark schema) does not mislead it.
+ */
+export async function stepMigrator(db: Db): Promise<Migrator> {
+  const schema = db.dialect === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db.kysely)).rows[0]?.schema : undefined;
+  return new Migrator({ db: db.kysely, provider: migrationProvider(db.dialect), migrationTableSchema: schema });
 }

@@ -29,6 +29,12 @@ describe('loadConfig', () => {
     expect(configError({ AUTH_CACHE: 'maybe' }).message).toMatch(/AUTH_CACHE/);
   });
 
+  it('SQLITE_GROUP_COMMIT: on by default, off gives one transaction per write on SQLite (issue 15)', () => {
+    expect(loadConfig({}).sqliteGroupCommit).toBe(true);
+    expect(loadConfig({ SQLITE_GROUP_COMMIT: 'off' }).sqliteGroupCommit).toBe(false);
+    expect(configError({ SQLITE_GROUP_COMMIT: 'sometimes' }).message).toMatch(/SQLITE_GROUP_COMMIT/);
+  });
+
   it('treats empty variables as unset', () => {
     expect(loadConfig({ PORT: '', HOST: '', DATABASE_URL: '', LOG_LEVEL: '', DATABASE_POOL_MAX: '' })).toMatchObject({
       port: 3000,

@@ -21,7 +21,10 @@ export function workerCommand(): Command {
       const logger = createLogger(config.logLevel);
       // An attempt holds a connection only for its one recording statement (claims take three per batch),
       // so DATABASE_POOL_MAX bounds the pool: several workers must fit in PostgreSQL's max_connections.
-      const db = createDb(config.databaseUrl, { poolMax: Math.max(2, Math.min(config.webhooks.concurrency + 1, config.databasePoolMax)) });
+      const db = createDb(config.databaseUrl, {
+        poolMax: Math.max(2, Math.min(config.webhooks.concurrency + 1, config.databasePoolMax)),
+        groupCommit: config.sqliteGroupCommit,
+      });
       await migrateToLatest(db);
       const services = createServices(db);
       const metrics = createMetrics(metricsSources(db, services));

@@ -124,33 +124,40 @@ export function createBoardsService(db: Db, { clock }: { clock: Clock }) {
     return new Map((await listUsers(k, teamId)).map((u) => [u.id, u.name]));
   }
 
-  async function cards(teamId: string, phase: string, filters: DealBoardFilters, offset: number, limit: number, people: Map<string, string>) {
+  /** One page of a column: its rows and whether more follow. */
+  async function columnPage(teamId: string, phase: string, filters: DealBoardFilters, offset: number, limit: number) {
     const rows = await boardColumnDeals(k, db.dialect, teamId, phase, dealFilters(filters), offset, limit + 1);
-    const page = rows.slice(0, limit);
+    return { page: rows.slice(0, limit), has_more: rows.length > limit };
+  }
+
+  /** Cards of pages read together: the overdue-activity marks of all of them in one query. */
+  async function cardsOf(teamId: string, pages: Array<Awaited<ReturnType<typeof columnPage>>>, people: Map<string, string>) {
     const overdue = await dealsWithOverdueActivity(
       k,
       teamId,
-      page.map((r) => r.id),
+      pages.flatMap((p) => p.page.map((r) => r.id)),
       isoNow(clock),
     );
-    const items: DealCard[] = page.map((row) => {
-      const deal = toDealView(row);
-      return {
-        id: deal.id,
-        title: deal.title,
-        value: deal.value,
-        currency: deal.currency,
-        priority: deal.priority,
-        phase: deal.phase,
-        status: deal.status,
-        client: deal.client,
-        // An integrator may name a responsible that is not one of the team's people: shown by its id.
-        responsible: deal.responsible_id === null ? null : { id: deal.responsible_id, name: people.get(deal.responsible_id) ?? deal.responsible_id },
-        has_overdue_activity: overdue.has(deal.id),
-        updated_at: deal.updated_at,
-      };
-    });
-    return { items, has_more: rows.length > limit };
+    return pages.map(({ page, has_more }) => ({
+      has_more,
+      items: page.map((row): DealCard => {
+        const deal = toDealView(row);
+        return {
+          id: deal.id,
+          title: deal.title,
+          value: deal.value,
+          currency: deal.currency,
+          priority: deal.priority,
+          phase: deal.phase,
+          status: deal.status,
+          client: deal.client,
+          // An integrator may name a responsible that is not one of the team's people: shown by its id.
+          responsible: deal.responsible_id === null ? null : { id: deal.responsible_id, name: people.get(deal.responsible_id) ?? deal.responsible_id },
+          has_overdue_activity: overdue.has(deal.id),
+          updated_at: deal.updated_at,
+        };
+      }),
+    }));
   }
 
   const vehicleFilters = (f: VehicleBoardFilters): VehicleFilters => ({
@@ -218,20 +225,22 @@ export function createBoardsService(db: Db, { clock }: { clock: Clock }) {
         peopleById(teamId),
       ]);
       const byPhase = new Map(totals.map((t) => [t.phase, t]));
-      const columns = await Promise.all(
-        phases.map(async (phase) => ({
-          phase: phase.name,
-          probability: phase.probability ?? 0,
-          count: byPhase.get(phase.name)?.count ?? 0,
-          total_value: fromCents(byPhase.get(phase.name)?.value_cents ?? 0) ?? 0,
-          ...(byPhase.has(phase.name) ? await cards(teamId, phase.name, filters, 0, limit, people) : { items: [], has_more: false }),
-        })),
-      );
+      const empty = Promise.resolve({ page: [], has_more: false });
+      const pages = await Promise.all(phases.map((phase) => (byPhase.has(phase.name) ? columnPage(teamId, phase.name, filters, 0, limit) : empty)));
+      const cards = await cardsOf(teamId, pages, people);
+      const columns = phases.map((phase, i) => ({
+        phase: phase.name,
+        probability: phase.probability ?? 0,
+        count: byPhase.get(phase.name)?.count ?? 0,
+        total_value: fromCents(byPhase.get(phase.name)?.value_cents ?? 0) ?? 0,
+        ...cards[i]!,
+      }));
       return { columns };
     },
 
     async dealsColumn(teamId: string, phase: string, filters: DealBoardFilters, offset: number, limit: number) {
-      return cards(teamId, phase, filters, offset, Math.min(limit, MAX_LIMIT), await peopleById(teamId));
+      const [page, people] = await Promise.all([columnPage(teamId, phase, filters, offset, Math.min(limit, MAX_LIMIT)), peopleById(teamId)]);
+      return (await cardsOf(teamId, [page], people))[0]!;
     },
 
     /**
@@ -251,7 +260,7 @@ export function createBoardsService(db: Db, { clock }: { clock: Clock }) {
         dealTotalsChangedBetween(k, teamId, ['ganho', 'perdido'], startOfDay(month.first, zone).toISOString(), startOfDay(month.next, zone).toISOString()),
         listVehiclePhases(k, teamId),
         boardVehicleCounts(k, db.dialect, teamId, { status: 'ativo' }),
-        stockAge(k, db.dialect, teamId),
+        stockAge(k, teamId),
         countOverdueActivities(k, teamId, nowIso),
         overdueReceivables(k, teamId, nowIso),
       ]);

@@ -5,8 +5,8 @@ import type { ClientRow, ClientUpdate, Database, NewClientRow } from '../../stor
 import type { Page, Sort } from '../shared/list-query.js';
 import { normalizeTaxId } from '../shared/tax-id.js';
 import type { DialectName } from '../../storage/dialect.js';
-import { countByStatus, onlyStatusFilter, pageAndTotal, sortOrder, teamColumn } from '../shared/list-sql.js';
-import { searchCondition } from '../shared/search-sql.js';
+import { countByStatus, onlySearchFilter, onlyStatusFilter, pageAndTotal, sortOrder, teamColumn } from '../shared/list-sql.js';
+import { countListedSearchHits, searchCondition } from '../shared/search-sql.js';
 import { sqliteIndexServes } from '../shared/text-search.js';
 import { authEpochTable } from '../shared/auth-epoch-sql.js';
 import type { ClientSortField } from './clients.types.js';
@@ -61,11 +61,13 @@ const searchQueries = (search: string) => (TAX_ID_QUERY.test(search) ? [search, 
 function applyFilters<O>(query: SelectQueryBuilder<Database, 'clients', O>, dialect: DialectName, teamId: string, f: ClientFilters, fromSearchIndex = false) {
   let q = query.where(teamColumn('clients', fromSearchIndex), '=', teamId);
   // Inactive clients are soft-deleted: listed only when asked for by status.
-  q = q.where('status', '=', (f.status ?? 'active') as 'active' | 'inactive');
+  const status = f.status ?? 'active';
+  q = q.where('status', '=', status as 'active' | 'inactive');
   if (f.type !== undefined) q = q.where('type', '=', f.type as 'PF' | 'PJ');
   if (f.segment !== undefined) q = q.where('segment', '=', f.segment);
   if (f.store_id !== undefined) q = q.where('store_id', '=', f.store_id);
-  if (f.search !== undefined) q = q.where(searchCondition(dialect, 'clients', searchQueries(f.search)));
+  // Active clients are the listed ones: the search index answers with exactly those of the team.
+  if (f.search !== undefined) q = q.where(searchCondition(dialect, 'clients', searchQueries(f.search), teamId, status === 'active' ? 'listed' : 'team'));
   return q;
 }
 const SORT_COLUMNS = {
@@ -90,15 +92,17 @@ export async function listClients(db: DbExecutor, dialect: DialectName, teamId: 
   const total = (fromSearchIndex: boolean) =>
     onlyStatusFilter(filters)
       ? countByStatus(db, teamId, 'clients', { equals: filters.status ?? 'active' })
-      : applyFilters(
-          db.selectFrom('clients').select((eb) => eb.fn.countAll<number>().as('total')),
-          dialect,
-          teamId,
-          filters,
-          fromSearchIndex,
-        )
-          .executeTakeFirstOrThrow()
-          .then((r) => Number(r.total));
+      : fromSearchIndex && (filters.status ?? 'active') === 'active' && onlySearchFilter(filters)
+        ? countListedSearchHits(db, 'clients', searchQueries(filters.search!), teamId)
+        : applyFilters(
+            db.selectFrom('clients').select((eb) => eb.fn.countAll<number>().as('total')),
+            dialect,
+            teamId,
+            filters,
+            fromSearchIndex,
+          )
+            .executeTakeFirstOrThrow()
+            .then((r) => Number(r.total));
   const searchDrives = dialect === 'sqlite' && filters.search !== undefined && sqliteIndexServes(searchQueries(filters.search));
   return pageAndTotal(searchDrives, page, pageRows, total);
 }

@@ -4,8 +4,17 @@ import { compiledQuery } from '../../storage/compiled-query.js';
 import type { Database, DealUpdate, NewDealRow } from '../../storage/database.js';
 import type { Page, Sort } from '../shared/list-query.js';
 import type { DialectName } from '../../storage/dialect.js';
-import { countByStatus, onlyStatusFilter, pageAndTotal, sortOrder, teamColumn } from '../shared/list-sql.js';
-import { searchCondition } from '../shared/search-sql.js';
+import {
+  boardTotalsByPhase,
+  countByStatus,
+  onlyActiveFilter,
+  onlySearchFilter,
+  onlyStatusFilter,
+  pageAndTotal,
+  sortOrder,
+  teamColumn,
+} from '../shared/list-sql.js';
+import { countListedSearchHits, searchCondition } from '../shared/search-sql.js';
 import { sqliteIndexServes } from '../shared/text-search.js';
 import { authEpochTable } from '../shared/auth-epoch-sql.js';
 import type { DealRowWithClient } from './deals.mapper.js';
@@ -91,7 +100,8 @@ function applyFilters<O>(
   if (f.maxCents !== undefined) q = q.where('deals.value_cents', '<=', f.maxCents);
   if (f.createdFrom !== undefined) q = q.where('deals.created_at', '>=', f.createdFrom);
   if (f.createdBefore !== undefined) q = q.where('deals.created_at', '<', f.createdBefore);
-  if (f.search !== undefined) q = q.where(searchCondition(dialect, 'deals', [f.search]));
+  // Without a status filter the search index answers with the team's listed rows only.
+  if (f.search !== undefined) q = q.where(searchCondition(dialect, 'deals', [f.search], teamId, f.status ? 'team' : 'listed'));
   return q;
 }
 
@@ -141,15 +151,17 @@ export async function listDeals(db: DbExecutor, dialect: DialectName, teamId: st
   const total = (fromSearchIndex: boolean) =>
     onlyStatusFilter(filters)
       ? countByStatus(db, teamId, 'deals', filters.status ? { equals: filters.status } : { notEquals: 'arquivado' })
-      : applyFilters(
-          db.selectFrom('deals').select((eb) => eb.fn.countAll<number>().as('total')) as DealsOnly<{ total: number }>,
-          dialect,
-          teamId,
-          filters,
-          fromSearchIndex,
-        )
-          .executeTakeFirstOrThrow()
-          .then((r) => Number(r.total));
+      : fromSearchIndex && !filters.status && onlySearchFilter(filters)
+        ? countListedSearchHits(db, 'deals', [filters.search!], teamId)
+        : applyFilters(
+            db.selectFrom('deals').select((eb) => eb.fn.countAll<number>().as('total')) as DealsOnly<{ total: number }>,
+            dialect,
+            teamId,
+            filters,
+            fromSearchIndex,
+          )
+            .executeTakeFirstOrThrow()
+            .then((r) => Number(r.total));
   const searchDrives = dialect === 'sqlite' && filters.search !== undefined && sqliteIndexServes([filters.search]);
   return pageAndTotal(searchDrives, page, pageRows, total);
 }
@@ -177,6 +189,7 @@ export async function boardDealTotals(
   teamId: string,
   filters: DealFilters,
 ): Promise<Array<{ phase: string; count: number; value_cents: number }>> {
+  if (onlyActiveFilter(filters)) return (await boardTotalsByPhase(db, teamId, 'deals')).map((r) => ({ phase: r.phase, count: r.count, value_cents: r.total }));
   const rows = await applyFilters(
     db
       .selectFrom('deals')

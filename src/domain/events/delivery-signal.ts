@@ -25,10 +25,11 @@ export function onDeliveriesQueued(listener: Listener): () => void {
 
 /**
  * SQLite: wakes this process's workers. Call inside the transaction that queued deliveries, after
- * inserting them. The signal goes out before the commit, and that is still safe: the transaction
- * holds the database's only connection (Kysely's SQLite driver serialises every query through it)
- * until it commits or rolls back, so the claim of a woken worker runs strictly after the commit and
- * sees the rows (or, after a rollback, finds nothing). The callers' `execute()` offers no after-commit
+ * inserting them. The signal goes out before the commit, and that is still safe: the worker's claim
+ * is a statement outside any transaction, and on SQLite's single connection such a statement waits
+ * until the writing transaction has committed or rolled back (Kysely's driver holds the connection
+ * until then; with group commit, storage/group-commit.ts holds plain statements until the batch's
+ * COMMIT), so the claim sees the rows (or, after a rollback, finds nothing). The callers' `execute()` offers no after-commit
  * hook (Kysely has none), which is why PostgreSQL, with a pool of connections, relies on NOTIFY's own
  * at-commit delivery instead.
  */

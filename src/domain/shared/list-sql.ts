@@ -20,6 +20,10 @@ export function sortOrder(dialect: DialectName, sort: Sort<string>, nullable: bo
 /** Only the status is filtered (or nothing): the total comes from the per-status counters. */
 export const onlyStatusFilter = (filters: object): boolean => Object.entries(filters).every(([key, value]) => key === 'status' || value === undefined);
 
+/** Only the search and the status are filtered: a SQLite search's total may come from its index alone (search-sql.ts). */
+export const onlySearchFilter = (filters: object): boolean =>
+  Object.entries(filters).every(([key, value]) => key === 'status' || key === 'search' || value === undefined);
+
 /** A status condition that the per-status counters can answer. */
 export type StatusCondition = { equals: string } | { notEquals: string };
 
@@ -71,3 +75,22 @@ export async function pageAndTotal<R>(
   const [found, count] = await Promise.all([rows(false), total(false)]);
   return { rows: found, total: count };
 }
+
+/** Per phase of a team's board: `ativo` records and their summed value (board_totals, migration 0009); phases now empty are left out. */
+export async function boardTotalsByPhase(
+  db: DbExecutor,
+  teamId: string,
+  board: 'deals' | 'vehicles',
+): Promise<Array<{ phase: string; count: number; total: number }>> {
+  const rows = await db
+    .selectFrom('board_totals')
+    .select((eb) => ['phase', eb.fn.sum<number>('n').as('count'), eb.fn.sum<number>('total').as('total')])
+    .where('team_id', '=', teamId)
+    .where('board', '=', board)
+    .groupBy('phase')
+    .execute();
+  return rows.map((r) => ({ phase: r.phase, count: Number(r.count), total: Number(r.total) })).filter((r) => r.count !== 0);
+}
+
+/** The board's own filter only (`ativo`, nothing else): its totals come from board_totals. */
+export const onlyActiveFilter = (filters: { status?: string }): boolean => filters.status === 'ativo' && onlyStatusFilter(filters);

@@ -1,20 +1,48 @@
 import { sql, type RawBuilder } from 'kysely';
+import type { DbExecutor } from '../../storage/executor.js';
 import type { DialectName } from '../../storage/dialect.js';
 import { containsPattern, foldText, sqliteIndexServes } from './text-search.js';
 
+type SearchedTable = 'deals' | 'clients' | 'vehicles';
+
+/**
+ * Which of the team's rows a SQLite search takes from the index: `listed`, the rows the default list
+ * shows (the index knows them: migration 0010), or `team`, all of them (a status filter then checks
+ * each hit's row).
+ */
+export type SearchScope = 'listed' | 'team';
+
 /**
  * `search_text` of `table` contains one of the `queries` (folded). PostgreSQL's planner serves the
- * LIKE from the pg_trgm GIN index itself. On SQLite the FTS5 trigram table answers a quoted phrase,
- * which matches exactly the rows whose text contains it (consecutive trigrams), with no re-check of
- * the text; queries shorter than a trigram scan the team's rows with LIKE.
+ * LIKE from the (team_id, search_text) trigram GIN index itself. On SQLite the FTS5 trigram table
+ * answers a quoted phrase, which matches exactly the rows whose text contains it (consecutive
+ * trigrams), with no re-check of the text, and only the team's rows (`scope`); queries shorter than a
+ * trigram scan the team's rows with LIKE.
  */
-export function searchCondition(dialect: DialectName, table: 'deals' | 'clients' | 'vehicles', queries: string[]): RawBuilder<boolean> {
+export function searchCondition(dialect: DialectName, table: SearchedTable, queries: string[], teamId: string, scope: SearchScope): RawBuilder<boolean> {
   const folded = [...new Set(queries.map(foldText))];
   if (dialect !== 'sqlite' || !sqliteIndexServes(folded)) {
     const likes = folded.map((q) => sql`${sql.ref(`${table}.search_text`)} like ${containsPattern(q)} escape '\\'`);
     return sql<boolean>`(${sql.join(likes, sql` or `)})`;
   }
-  const fts = sql.table(`${table}_fts`);
+  return sql<boolean>`${sql.ref(`${table}.rowid`)} in (select rowid from ${sql.table(`${table}_fts`)} where ${ftsMatch(table, folded, teamId, scope)})`;
+}
+
+/**
+ * SQLite, a search the index serves with no filter but the default status: the exact total from the
+ * FTS index alone, without reading a row.
+ */
+export async function countListedSearchHits(db: DbExecutor, table: SearchedTable, queries: string[], teamId: string): Promise<number> {
+  const folded = [...new Set(queries.map(foldText))];
+  const { rows } = await sql<{ total: number }>`select count(*) as total from ${sql.table(`${table}_fts`)}
+    where ${ftsMatch(table, folded, teamId, 'listed')}`.execute(db);
+  return Number(rows[0]?.total ?? 0);
+}
+
+/** The phrases in search_text, ANDed by FTS5 with the team's token in the scope's column (one doclist). */
+function ftsMatch(table: SearchedTable, folded: string[], teamId: string, scope: SearchScope): RawBuilder<boolean> {
+  const column = (name: string) => sql.ref(`${table}_fts.${name}`);
   const phrases = folded.map((q) => `"${q.replace(/"/g, '""')}"`).join(' OR ');
-  return sql<boolean>`${sql.ref(`${table}.rowid`)} in (select rowid from ${fts} where ${fts} match ${phrases})`;
+  return sql<boolean>`${column('search_text')} match ${phrases}
+    and ${column(`${scope}_scope`)} match (select token from search_scopes where team_id = ${teamId})`;
 }

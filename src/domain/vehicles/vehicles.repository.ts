@@ -4,8 +4,18 @@ import type { Database, NewVehicleRow, VehicleRow, VehicleUpdate } from '../../s
 import type { DialectName } from '../../storage/dialect.js';
 import type { DbExecutor, Trx } from '../../storage/executor.js';
 import type { Page, Sort } from '../shared/list-query.js';
-import { countByStatus, onlyStatusFilter, pageAndTotal, searchHitsDrivePage, sortOrder, teamColumn } from '../shared/list-sql.js';
-import { searchCondition } from '../shared/search-sql.js';
+import {
+  boardTotalsByPhase,
+  countByStatus,
+  onlyActiveFilter,
+  onlySearchFilter,
+  onlyStatusFilter,
+  pageAndTotal,
+  searchHitsDrivePage,
+  sortOrder,
+  teamColumn,
+} from '../shared/list-sql.js';
+import { countListedSearchHits, searchCondition } from '../shared/search-sql.js';
 import { sqliteIndexServes } from '../shared/text-search.js';
 import { authEpochTable } from '../shared/auth-epoch-sql.js';
 import type { VehicleSortField } from './vehicles.types.js';
@@ -99,7 +109,8 @@ function applyFilters<O>(
   if (f.minYear !== undefined) q = q.where(range('model_year'), '>=', f.minYear);
   if (f.maxYear !== undefined) q = q.where(range('model_year'), '<=', f.maxYear);
   if (f.maxMileage !== undefined) q = q.where(range('mileage'), '<=', f.maxMileage);
-  if (f.search !== undefined) q = q.where(searchCondition(dialect, 'vehicles', [f.search]));
+  // Without a status filter the search index answers with the team's listed rows only.
+  if (f.search !== undefined) q = q.where(searchCondition(dialect, 'vehicles', [f.search], teamId, f.status ? 'team' : 'listed'));
   return q;
 }
 
@@ -176,15 +187,17 @@ export async function listVehicles(db: DbExecutor, dialect: DialectName, teamId:
   const total = (fromSearchIndex: boolean) =>
     onlyStatusFilter(filters)
       ? countByStatus(db, teamId, 'vehicles', filters.status ? { equals: filters.status } : { notEquals: 'arquivado' })
-      : applyFilters(
-          db.selectFrom('vehicles').select((eb) => eb.fn.countAll<number>().as('total')),
-          dialect,
-          teamId,
-          filters,
-          fromSearchIndex,
-        )
-          .executeTakeFirstOrThrow()
-          .then((r) => Number(r.total));
+      : fromSearchIndex && !filters.status && onlySearchFilter(filters)
+        ? countListedSearchHits(db, 'vehicles', [filters.search!], teamId)
+        : applyFilters(
+            db.selectFrom('vehicles').select((eb) => eb.fn.countAll<number>().as('total')),
+            dialect,
+            teamId,
+            filters,
+            fromSearchIndex,
+          )
+            .executeTakeFirstOrThrow()
+            .then((r) => Number(r.total));
   const searchDrives = dialect === 'sqlite' && filters.search !== undefined && sqliteIndexServes([filters.search]);
   const ranged = [filters.minCents, filters.maxCents, filters.minYear, filters.maxYear, filters.maxMileage].some((v) => v !== undefined);
   if (dialect === 'sqlite' && ranged && !searchDrives) {
@@ -217,6 +230,7 @@ export async function boardVehicleCounts(
   teamId: string,
   filters: VehicleFilters,
 ): Promise<Array<{ phase: string; count: number }>> {
+  if (onlyActiveFilter(filters)) return (await boardTotalsByPhase(db, teamId, 'vehicles')).map((r) => ({ phase: r.phase, count: r.count }));
   const rows = await applyFilters(
     db
       .selectFrom('vehicles')
@@ -229,17 +243,10 @@ export async function boardVehicleCounts(
   return rows.map((r) => ({ phase: r.phase, count: Number(r.count) }));
 }
 
-/** How many vehicles are in stock (status ativo) and their mean entry time (ms since the epoch), from vehicles_team_created_idx. */
-export async function stockAge(db: DbExecutor, dialect: DialectName, teamId: string): Promise<{ count: number; meanCreatedMs: number | null }> {
-  const mean =
-    dialect === 'sqlite'
-      ? sql<number | null>`(avg(julianday(created_at)) - 2440587.5) * 86400000.0`
-      : sql<number | null>`avg(extract(epoch from created_at)) * 1000.0`;
-  const row = await db
-    .selectFrom('vehicles')
-    .select((eb) => [eb.fn.countAll<number>().as('count'), mean.as('mean')])
-    .where('team_id', '=', teamId)
-    .where('status', '=', 'ativo')
-    .executeTakeFirstOrThrow();
-  return { count: Number(row.count), meanCreatedMs: row.mean === null ? null : Number(row.mean) };
+/** How many vehicles are in stock (status ativo) and their mean entry time (ms since the epoch), from board_totals (entry times summed in seconds). */
+export async function stockAge(db: DbExecutor, teamId: string): Promise<{ count: number; meanCreatedMs: number | null }> {
+  const phases = await boardTotalsByPhase(db, teamId, 'vehicles');
+  const count = phases.reduce((n, p) => n + p.count, 0);
+  const seconds = phases.reduce((n, p) => n + p.total, 0);
+  return { count, meanCreatedMs: count === 0 ? null : (seconds / count) * 1000 };
 }

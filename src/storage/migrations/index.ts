@@ -8,6 +8,8 @@ import { vehicles } from './0005-vehicles.js';
 import { activitiesFinancial } from './0006-activities-financial.js';
 import { usersSessions } from './0007-users-sessions.js';
 import { authEpoch } from './0008-auth-epoch.js';
+import { boardTotals } from './0009-board-totals.js';
+import { teamSearch } from './0010-team-search.js';
 
 /** One ordered migration set; each migration may ask for the few dialect-specific column types. */
 export function migrationProvider(dialect: DialectName): MigrationProvider {
@@ -22,6 +24,8 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
         '0006-activities-financial': activitiesFinancial(dialect),
         '0007-users-sessions': usersSessions(dialect),
         '0008-auth-epoch': authEpoch(dialect),
+        '0009-board-totals': boardTotals(dialect),
+        '0010-team-search': teamSearch(dialect),
       });
     },
   };

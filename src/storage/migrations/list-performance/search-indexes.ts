@@ -6,7 +6,8 @@ export const SEARCHED_TABLES = ['deals', 'clients'] as const;
 
 /**
  * Trigram indexes over `search_text`, so a contains-search reads only the rows holding the query's
- * trigrams instead of every row of the team.
+ * trigrams instead of every row of the team. (Migrations 0004 and 0005; 0010 replaces them with
+ * indexes that know each row's team: see 0010-team-search.ts.)
  * - SQLite: an external-content FTS5 table `<table>_fts` (tokenizer `trigram`), keyed by the table's
  *   rowid and kept by triggers. A search runs `rowid in (select rowid from <table>_fts where
  *   search_text like ?)` (see src/domain/shared/text-search.ts). After a manual `VACUUM`, which may
