@@ -50,10 +50,11 @@ export const USAGE = `npm run bench -- [options]
   --only <regex>        run only the scenarios whose id matches (e.g. 'by-id|post-deal|panel'); the
                         limiter, scale-out (one then two server processes, limits in Redis), webhook
                         and scaling sections run only if the regex matches 'limiter', 'scale-out',
-                        'webhooks' or 'scaling'. The ceilings are always measured. A regex matching
-                        'auth-cache-off' adds the by-id reads again with AUTH_CACHE=off; one matching
-                        'group-commit-off' (SQLite) adds the selected write scenarios again with
-                        SQLITE_GROUP_COMMIT=off: A/B in the same run.
+                        'webhooks' or 'scaling'. The ceilings are always measured. Same-run A/B, only
+                        when the regex names them: 'auth-cache-off' (the by-id reads on a server with
+                        AUTH_CACHE=off), 'log-warn' (the by-id reads with LOG_LEVEL=warn: no
+                        access-log line), 'group-commit-off' (SQLite: the selected write scenarios
+                        with SQLITE_GROUP_COMMIT=off).
 `;
 
 export function parseBenchArgs(argv: string[]): BenchArgs {

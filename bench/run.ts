@@ -738,15 +738,21 @@ class Bench {
     ].filter((sc) => !args.only || args.only.test(sc.id));
     const results = await this.runScenarios('serve (main)', { rateLimits: false, worker: false }, main, (sc, r) => this.explainInto(sc, r));
 
-    // A/B in the same run: the by-id reads with every key looked up in the database (as before issue 15).
-    if (args.only?.test('auth-cache-off')) {
-      say('== by-id reads with AUTH_CACHE=off (every request looks its key up)');
+    // A/B in the same run: the by-id reads on a server started with one setting changed.
+    const variants: { suffix: string; label: string; say: string; env: Record<string, string> }[] = [
+      // Every key looked up in the database (as before issue 15).
+      { suffix: 'auth-cache-off', label: 'AUTH_CACHE=off', say: 'every request looks its key up', env: { AUTH_CACHE: 'off' } },
+      // No access-log line per request: what writing that line costs.
+      { suffix: 'log-warn', label: 'LOG_LEVEL=warn', say: 'no access-log line per request', env: { LOG_LEVEL: 'warn' } },
+    ];
+    for (const variant of variants.filter((v) => args.only?.test(v.suffix))) {
+      say(`== by-id reads with ${variant.label} (${variant.say})`);
       const before = [...byIdScenarios(this.large, this.prng), spreadByIdScenario(this.teams, this.prng, 'off')].map((sc) => ({
         ...sc,
-        id: `${sc.id}-auth-cache-off`,
-        title: `${sc.title}, AUTH_CACHE=off`,
+        id: `${sc.id}-${variant.suffix}`,
+        title: `${sc.title}, ${variant.label}`,
       }));
-      await this.runScenarios('serve (AUTH_CACHE=off)', { rateLimits: false, worker: false, env: { AUTH_CACHE: 'off' } }, before);
+      await this.runScenarios(`serve (${variant.label})`, { rateLimits: false, worker: false, env: variant.env }, before);
     }
 
     // A/B in the same run: the writes with one transaction per request (as before group commit, issue 15).

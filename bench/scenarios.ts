@@ -39,6 +39,8 @@ export function byIdScenarios(team: SeededTeam, prng: Prng): HttpScenario[] {
   return [
     {
       id: 'deal-by-id',
+      // The single-connection p50 is a by-id read's own time: what one round trip less shows in.
+      single: true,
       title: 'GET /deals/:id',
       group: 'read',
       teamSize: team.deals,
@@ -47,6 +49,7 @@ export function byIdScenarios(team: SeededTeam, prng: Prng): HttpScenario[] {
     },
     {
       id: 'client-by-id',
+      single: true,
       title: 'GET /clients/:id',
       group: 'read',
       teamSize: team.deals,
@@ -133,6 +136,7 @@ export function vehicleScenarios(team: SeededTeam, prng: Prng): HttpScenario[] {
   return [
     {
       id: 'vehicle-by-id',
+      single: true,
       title: 'GET /vehicles/:id',
       group: 'read',
       teamSize: team.vehicles,

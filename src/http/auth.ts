@@ -3,16 +3,30 @@ import { rateLimitHeaders, type Decision, type RateLimiter } from '../domain/rat
 import { hashApiKey, looksLikeApiKey, type ApiKeysService } from '../domain/teams/api-keys.service.js';
 import type { AuthContext, Scope } from '../domain/teams/api-keys.types.js';
 import { AppError, messages } from '../domain/shared/errors.js';
+import type { EpochRead } from '../domain/shared/epoch-read.js';
 import { failOpen, tooManyRequests } from './rate-limit.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     auth: AuthContext | null;
+    /** Set instead of `auth` while a cached authentication waits for the route's read to confirm it (`readById`). */
+    pendingAuth: PendingAuth | null;
   }
   interface FastifyContextConfig {
-    /** Authentication is required on routes that set this; a scope string also requires that scope. */
-    auth?: { scope: Scope | null };
+    /**
+     * Authentication is required on routes that set this; a scope string also requires that scope.
+     * `confirmedByRead`: the route reads through `readById`, whose statement also returns the
+     * auth_epoch counter, so a cached authentication needs no round trip of its own (PostgreSQL).
+     */
+    auth?: { scope: Scope | null; confirmedByRead?: true };
   }
+}
+
+/** A cached authentication not yet confirmed: the team to read in, and how to settle the request once the read's counter is known. */
+interface PendingAuth {
+  teamId: string;
+  /** Confirms (or re-checks) the key and applies the route's rules: throws the 401/403/429 the hook would have. */
+  settle(authEpoch: number | null): Promise<void>;
 }
 
 const BEARER = /^Bearer ([\x21-\x7e]{1,200})$/;
@@ -60,29 +74,21 @@ function refusedKeys(now: () => number = Date.now) {
  */
 export function registerAuth(
   app: FastifyInstance,
-  keys: Pick<ApiKeysService, 'authenticate'>,
+  keys: Pick<ApiKeysService, 'authenticate' | 'unconfirmed' | 'confirm'>,
   limiter: RateLimiter | null,
   /** Told of every 429 (metrics). */
   onRejected: (kind: 'plan' | 'unauthenticated') => void = () => undefined,
 ): void {
   const refused = refusedKeys();
   app.decorateRequest('auth', null);
-  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    const rule = request.routeOptions.config.auth;
-    if (!rule) return;
+  app.decorateRequest('pendingAuth', null);
+
+  /** What follows authentication, for the hook and for a confirmation after the read alike: 401/429, the plan's budget, the scope. */
+  async function admit(request: FastifyRequest, reply: FastifyReply, scope: Scope | null, auth: AuthContext | null): Promise<void> {
     const refuse = (kind: 'plan' | 'unauthenticated', decision: Decision) => {
       onRejected(kind);
       return tooManyRequests(reply, decision);
     };
-    const token = BEARER.exec(request.headers.authorization ?? '')?.[1];
-    let auth: AuthContext | null = null;
-    if (token !== undefined && looksLikeApiKey(token)) {
-      const hash = hashApiKey(token);
-      if (!refused.has(hash)) {
-        auth = await keys.authenticate(token);
-        if (!auth) refused.add(hash);
-      }
-    }
     if (!auth) {
       // A failed authentication spends the address's budget; over it, the answer is 429 instead of 401.
       const counted = limiter && (await failOpen(request, () => limiter.consumeUnauthenticated(request.ip)));
@@ -96,8 +102,67 @@ export function registerAuth(
       if (!decision.allowed) throw refuse('plan', decision);
       reply.headers(rateLimitHeaders(decision));
     }
-    if (rule.scope && !auth.scopes.has(rule.scope)) throw new AppError(403, 'FORBIDDEN', messages.forbidden);
+    if (scope && !auth.scopes.has(scope)) throw new AppError(403, 'FORBIDDEN', messages.forbidden);
+  }
+
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    const rule = request.routeOptions.config.auth;
+    if (!rule) return;
+    const token = BEARER.exec(request.headers.authorization ?? '')?.[1];
+    let auth: AuthContext | null = null;
+    if (token !== undefined && looksLikeApiKey(token)) {
+      const hash = hashApiKey(token);
+      if (!refused.has(hash)) {
+        const entry = rule.confirmedByRead && reachesHandler(request) ? keys.unconfirmed(token) : null;
+        if (entry) {
+          // Nothing is decided yet (not even 403 or 429, which would rest on an unconfirmed entry): the route's read confirms it first.
+          request.pendingAuth = {
+            teamId: entry.auth.teamId,
+            settle: async (authEpoch) => {
+              const confirmed = await keys.confirm(token, entry, authEpoch);
+              if (!confirmed) refused.add(hash);
+              await admit(request, reply, rule.scope, confirmed);
+            },
+          };
+          return;
+        }
+        auth = await keys.authenticate(token);
+        if (!auth) refused.add(hash);
+      }
+    }
+    await admit(request, reply, rule.scope, auth);
   });
+}
+
+/**
+ * Whether nothing between this hook and the route's handler can answer the request: a GET (Fastify
+ * reads no body for it) whose URL is a plain path without a query string, so the input guard has
+ * nothing to refuse and the id parameter is any string. Otherwise a pending authentication could
+ * let a 400 through before the key is confirmed: such requests are authenticated in the hook.
+ */
+const PLAIN_PATH = /^[A-Za-z0-9/_.-]+$/;
+const reachesHandler = (request: FastifyRequest) => request.method === 'GET' && PLAIN_PATH.test(request.url);
+
+/**
+ * GET by id on a route with `confirmedByRead`. With a pending (cached, unconfirmed) authentication:
+ * one statement reads the record and the auth_epoch counter; the authentication is settled with
+ * that counter (the full check when it moved: 401 for a revoked key, 403 for a lost scope, exactly
+ * as the hook would answer) and only then is the record (or its 404) answered. Otherwise, the
+ * plain read.
+ */
+export async function readById<T>(
+  request: FastifyRequest,
+  plain: (teamId: string) => Promise<T>,
+  withAuthEpoch: (teamId: string) => Promise<EpochRead<T>>,
+): Promise<T> {
+  const pending = request.pendingAuth;
+  if (!pending) return plain(teamOf(request));
+  request.pendingAuth = null;
+  const read = await withAuthEpoch(pending.teamId);
+  await pending.settle(read.authEpoch);
+  // A key never changes team; should it ever, the record read for the old one is not served.
+  if (teamOf(request) !== pending.teamId) return plain(teamOf(request));
+  return read.value();
 }
 
 /** The authenticated caller's team; routes with `config.auth` always have one. */

@@ -88,6 +88,34 @@ describe.each(DIALECTS)('%s: cached authentication across processes', (dialect) 
   }, 120_000);
 });
 
+describe.each(DIALECTS)('%s: GET by id with a cached authentication across processes', (dialect) => {
+  // On PostgreSQL the read itself carries the auth_epoch counter that confirms the cached key
+  // (no separate counter read): the revocation must still fail the very next GET by id.
+  it('a key revoked by another program fails on its very next GET by id of a deal, a client or a vehicle, many times over', async () => {
+    const { own, services, keys, server, team } = await setup(dialect, 12);
+    try {
+      const client = await services.clients.create(team.teamId, { type: 'PF', name: 'Maria da Silva' });
+      const deal = await services.deals.create(team.teamId, { title: 'Venda Civic 2024', client_id: client.id });
+      const vehicle = await services.vehicles.create(team.teamId, { title: 'Onix 2020', brand: 'Chevrolet', model: 'Onix' });
+      const paths = [`/api/v1/deals/${deal.id}`, `/api/v1/clients/${client.id}`, `/api/v1/vehicles/${vehicle.id}`];
+      for (const [i, { id, key }] of keys.entries()) {
+        const path = paths[i % paths.length]!;
+        for (let j = 0; j < 30; j++) {
+          const res = await api(server.url, key, 'GET', path);
+          expect(res.status, res.text).toBe(200);
+        }
+        await services.keys.revoke(id);
+        const next = await api(server.url, key, 'GET', path);
+        expect(next.status, next.text).toBe(401);
+      }
+      // The seed key was never revoked: it still reads all three.
+      for (const path of paths) expect((await api(server.url, team.key, 'GET', path)).status).toBe(200);
+    } finally {
+      await own.close();
+    }
+  }, 120_000);
+});
+
 describe.runIf(DIALECTS.includes('postgres'))('postgres: the LISTEN connection', () => {
   it('when it drops, nothing cached before is used again: a revocation made meanwhile fails on the next request', async () => {
     const { db, own, services, keys, server } = await setup('postgres', 1);

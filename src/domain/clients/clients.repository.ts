@@ -1,13 +1,14 @@
 import type { DbExecutor, Trx } from '../../storage/executor.js';
 import type { SelectQueryBuilder } from 'kysely';
 import { compiledQuery } from '../../storage/compiled-query.js';
-import type { ClientUpdate, Database, NewClientRow } from '../../storage/database.js';
+import type { ClientRow, ClientUpdate, Database, NewClientRow } from '../../storage/database.js';
 import type { Page, Sort } from '../shared/list-query.js';
 import { normalizeTaxId } from '../shared/tax-id.js';
 import type { DialectName } from '../../storage/dialect.js';
 import { countByStatus, onlySearchFilter, onlyStatusFilter, pageAndTotal, sortOrder, teamColumn } from '../shared/list-sql.js';
 import { countListedSearchHits, searchCondition } from '../shared/search-sql.js';
 import { sqliteIndexServes } from '../shared/text-search.js';
+import { authEpochTable } from '../shared/auth-epoch-sql.js';
 import type { ClientSortField } from './clients.types.js';
 
 const TAX_ID_QUERY = /^(?=.*\d)[\dA-Za-z]*[./-][\dA-Za-z./\s-]*$/;
@@ -26,6 +27,20 @@ const clientById = compiledQuery('client_by_id', (db: DbExecutor, teamId: string
 
 /** A client; no lock. GET /clients/:id's hot path: compiled once (storage/compiled-query.ts). */
 export const findClient = (db: DbExecutor, teamId: string, id: string) => clientById.executeTakeFirst(db, teamId, id);
+
+const clientByIdWithAuthEpoch = compiledQuery('client_by_id_auth_epoch', (db: DbExecutor, teamId: string, id: string) =>
+  db
+    .selectFrom(authEpochTable())
+    .leftJoin('clients', (join) => join.on('clients.team_id', '=', teamId).on('clients.id', '=', id))
+    .selectAll('clients')
+    .select('e.n as auth_epoch'),
+);
+
+/** The same read, with the auth_epoch counter of its snapshot: one round trip confirms a cached authentication too (PostgreSQL). */
+export async function findClientWithAuthEpoch(db: DbExecutor, teamId: string, id: string): Promise<{ row: ClientRow | undefined; authEpoch: number }> {
+  const { auth_epoch, ...row } = (await clientByIdWithAuthEpoch.executeTakeFirst(db, teamId, id))!;
+  return { row: row.id === null ? undefined : (row as ClientRow), authEpoch: Number(auth_epoch) };
+}
 
 /** The same, row-locked until the transaction ends (PostgreSQL). */
 export const findClientForUpdate = (trx: Trx, teamId: string, id: string) =>

@@ -10,6 +10,7 @@ import { isValidCnpj, isValidCpf, normalizeTaxId } from '../shared/tax-id.js';
 import { foldText, searchDocument } from '../shared/text-search.js';
 import { isoNow, type Clock } from '../shared/clock.js';
 import type { WriteOptions } from '../shared/write-options.js';
+import { epochRead, type EpochRead } from '../shared/epoch-read.js';
 import { toApiTimestamp } from '../shared/time.js';
 import { toClientListItem, toClientState, toClientView } from './clients.mapper.js';
 import { recordEvents } from '../events/events.repository.js';
@@ -149,6 +150,13 @@ export function createClientsService(db: Db, { clock }: { clock: Clock }) {
 
     async get(teamId: string, rawId: string): Promise<ClientView> {
       return toClientView(await load(k, teamId, rawId));
+    },
+
+    /** GET /clients/:id with the auth_epoch counter of the same snapshot (a cached authentication confirmed by the read itself). */
+    async getWithAuthEpoch(teamId: string, rawId: string): Promise<EpochRead<ClientView>> {
+      const id = canonicalId(rawId);
+      const found = id ? await repo.findClientWithAuthEpoch(k, teamId, id) : { row: undefined, authEpoch: null };
+      return epochRead(found.authEpoch, found.row, (row) => toClientView(toClientState(row)), messages.clientNotFound);
     },
 
     async create(teamId: string, input: ClientCreateInput, options: WriteOptions<ClientView> = {}): Promise<ClientView> {

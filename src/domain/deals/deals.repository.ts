@@ -16,6 +16,7 @@ import {
 } from '../shared/list-sql.js';
 import { countListedSearchHits, searchCondition } from '../shared/search-sql.js';
 import { sqliteIndexServes } from '../shared/text-search.js';
+import { authEpochTable } from '../shared/auth-epoch-sql.js';
 import type { DealRowWithClient } from './deals.mapper.js';
 import type { DealSortField } from './deals.types.js';
 
@@ -48,6 +49,21 @@ const dealById = compiledQuery('deal_by_id', (db: DbExecutor, teamId: string, id
 /** A deal with its client's name; no lock. GET /deals/:id's hot path: compiled once (storage/compiled-query.ts). */
 export async function findDeal(db: DbExecutor, teamId: string, id: string): Promise<DealRowWithClient | undefined> {
   return dealById.executeTakeFirst(db, teamId, id);
+}
+
+const dealByIdWithAuthEpoch = compiledQuery('deal_by_id_auth_epoch', (db: DbExecutor, teamId: string, id: string) =>
+  db
+    .selectFrom(authEpochTable())
+    .leftJoin('deals', (join) => join.on('deals.team_id', '=', teamId).on('deals.id', '=', id))
+    .leftJoin('clients', (join) => join.onRef('clients.id', '=', 'deals.client_id').onRef('clients.team_id', '=', 'deals.team_id'))
+    .selectAll('deals')
+    .select(['clients.name as client_name', 'e.n as auth_epoch']),
+);
+
+/** The same read, with the auth_epoch counter of its snapshot: one round trip confirms a cached authentication too (PostgreSQL). */
+export async function findDealWithAuthEpoch(db: DbExecutor, teamId: string, id: string): Promise<{ row: DealRowWithClient | undefined; authEpoch: number }> {
+  const { auth_epoch, ...row } = (await dealByIdWithAuthEpoch.executeTakeFirst(db, teamId, id))!;
+  return { row: row.id === null ? undefined : (row as DealRowWithClient), authEpoch: Number(auth_epoch) };
 }
 
 /** The same, row-locked until the transaction ends (PostgreSQL), so concurrent updates compute their changes from the row they replace. */

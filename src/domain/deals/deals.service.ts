@@ -11,6 +11,7 @@ import { fromCents, lowerBoundCents, toCents, upperBoundCents } from '../shared/
 import { foldText, searchDocument } from '../shared/text-search.js';
 import { isoNow, type Clock } from '../shared/clock.js';
 import type { WriteOptions } from '../shared/write-options.js';
+import { epochRead, type EpochRead } from '../shared/epoch-read.js';
 import { dayBounds, toApiTimestamp } from '../shared/time.js';
 import { findPhase, listPhases } from '../teams/teams.repository.js';
 import { sellVehicleOfDeal } from '../vehicles/vehicles.service.js';
@@ -132,6 +133,13 @@ export function createDealsService(db: Db, { clock }: { clock: Clock }) {
 
     async get(teamId: string, rawId: string): Promise<DealView> {
       return toDealView(await load(k, teamId, rawId));
+    },
+
+    /** GET /deals/:id with the auth_epoch counter of the same snapshot (a cached authentication confirmed by the read itself). */
+    async getWithAuthEpoch(teamId: string, rawId: string): Promise<EpochRead<DealView>> {
+      const id = canonicalId(rawId);
+      const found = id ? await repo.findDealWithAuthEpoch(k, teamId, id) : { row: undefined, authEpoch: null };
+      return epochRead(found.authEpoch, found.row, toDealView, messages.dealNotFound);
     },
 
     async create(teamId: string, input: DealCreateInput, options: WriteOptions<DealView> = {}): Promise<DealView> {

@@ -71,6 +71,24 @@ export function createApiKeysService(
     await repo.touchApiKey(db, keyId, now.toISOString(), new Date(now.getTime() - LAST_USED_RESOLUTION_MS).toISOString());
     return now.getTime();
   };
+  /** The caller behind a presented key, or null when the key is unknown or revoked. */
+  async function authenticate(key: string): Promise<AuthContext | null> {
+    const hash = hashApiKey(key);
+    let found: AuthLookup | null | undefined = cache?.get(hash);
+    if (found && !authChanges?.exact) {
+      const epoch = await freshEpoch().catch(() => null);
+      if (epoch !== found.epoch) {
+        // Something was revoked or changed since the entry was made (or the read failed): ask the database.
+        cache?.clear();
+        found = undefined;
+      }
+    }
+    found ??= cache ? await cache.load(hash, () => lookup(hash)) : await lookup(hash);
+    if (!found) return null;
+    // A cached key still records its use to the minute (the entry remembers the last write).
+    found.lastUsedMs = await touchIfStale(found.auth.keyId, found.lastUsedMs);
+    return found.auth;
+  }
   return {
     /** Creates a key; the secret is in the result and nowhere else, ever. */
     async create(input: CreateApiKeyInput): Promise<ApiKeyView & { key: string }> {
@@ -115,24 +133,34 @@ export function createApiKeysService(
       return row ? view(row) : null;
     },
 
-    /** The caller behind a presented key, or null when the key is unknown or revoked. */
-    async authenticate(key: string): Promise<AuthContext | null> {
-      const hash = hashApiKey(key);
-      let found: AuthLookup | null | undefined = cache?.get(hash);
-      if (found && !authChanges?.exact) {
-        const epoch = await freshEpoch().catch(() => null);
-        if (epoch !== found.epoch) {
-          // Something was revoked or changed since the entry was made (or the read failed): ask the database.
-          cache?.clear();
-          found = undefined;
-        }
-      }
-      found ??= cache ? await cache.load(hash, () => lookup(hash)) : await lookup(hash);
-      if (!found) return null;
-      // A cached key still records its use to the minute (the entry remembers the last write).
-      found.lastUsedMs = await touchIfStale(found.auth.keyId, found.lastUsedMs);
-      return found.auth;
+    /**
+     * PostgreSQL, for a read that confirms the authentication itself (GET by id): the cached entry
+     * for this key, *not yet confirmed*. Its `epoch` must equal the auth_epoch counter read by a
+     * statement sent after the request arrived before anything is served (`confirm`). Null when
+     * nothing is cached, or when the cache needs no confirmation (SQLite: `authenticate` is exact
+     * without a round trip).
+     */
+    unconfirmed(key: string): AuthLookup | null {
+      if (!cache || !authChanges || authChanges.exact) return null;
+      return cache.get(hashApiKey(key)) ?? null;
     },
+
+    /**
+     * The caller behind an `unconfirmed` entry, given the counter the read returned: the entry when
+     * it is unchanged, else (the counter moved, or nothing was read) the full check of
+     * `authenticate`, which answers exactly as without a cache (null: revoked or unknown).
+     */
+    async confirm(key: string, entry: AuthLookup, epoch: number | null): Promise<AuthContext | null> {
+      if (epoch !== null && epoch === entry.epoch) {
+        entry.lastUsedMs = await touchIfStale(entry.auth.keyId, entry.lastUsedMs);
+        return entry.auth;
+      }
+      // The counter moved: no entry made before it can be trusted; the next lookup refills the cache.
+      if (epoch !== null) cache?.clear();
+      return authenticate(key);
+    },
+
+    authenticate,
   };
 }
 

@@ -17,6 +17,7 @@ import {
 } from '../shared/list-sql.js';
 import { countListedSearchHits, searchCondition } from '../shared/search-sql.js';
 import { sqliteIndexServes } from '../shared/text-search.js';
+import { authEpochTable } from '../shared/auth-epoch-sql.js';
 import type { VehicleSortField } from './vehicles.types.js';
 
 export interface VehicleFilters {
@@ -43,6 +44,20 @@ const vehicleById = compiledQuery('vehicle_by_id', (db: DbExecutor, teamId: stri
 
 /** A vehicle; no lock. GET /vehicles/:id's hot path: compiled once. */
 export const findVehicle = (db: DbExecutor, teamId: string, id: string): Promise<VehicleRow | undefined> => vehicleById.executeTakeFirst(db, teamId, id);
+
+const vehicleByIdWithAuthEpoch = compiledQuery('vehicle_by_id_auth_epoch', (db: DbExecutor, teamId: string, id: string) =>
+  db
+    .selectFrom(authEpochTable())
+    .leftJoin('vehicles', (join) => join.on('vehicles.team_id', '=', teamId).on('vehicles.id', '=', id))
+    .selectAll('vehicles')
+    .select('e.n as auth_epoch'),
+);
+
+/** The same read, with the auth_epoch counter of its snapshot: one round trip confirms a cached authentication too (PostgreSQL). */
+export async function findVehicleWithAuthEpoch(db: DbExecutor, teamId: string, id: string): Promise<{ row: VehicleRow | undefined; authEpoch: number }> {
+  const { auth_epoch, ...row } = (await vehicleByIdWithAuthEpoch.executeTakeFirst(db, teamId, id))!;
+  return { row: row.id === null ? undefined : (row as VehicleRow), authEpoch: Number(auth_epoch) };
+}
 
 /** The same, row-locked until the transaction ends (PostgreSQL). */
 export const findVehicleForUpdate = (trx: Trx, teamId: string, id: string): Promise<VehicleRow | undefined> =>

@@ -13,6 +13,7 @@ import { fromCents, lowerBoundCents, toCents, upperBoundCents } from '../shared/
 import { foldText, searchDocument } from '../shared/text-search.js';
 import { toApiTimestamp } from '../shared/time.js';
 import type { WriteOptions } from '../shared/write-options.js';
+import { epochRead, type EpochRead } from '../shared/epoch-read.js';
 import { canonicalChassis, canonicalPlate, canonicalRenavam, isFipeCode, plateSearchForms } from './vehicle-identifiers.js';
 import { toVehicleEventObject, toVehicleView } from './vehicles.mapper.js';
 import * as repo from './vehicles.repository.js';
@@ -200,6 +201,13 @@ export function createVehiclesService(db: Db, { clock }: { clock: Clock }) {
 
     async get(teamId: string, rawId: string): Promise<VehicleView> {
       return toVehicleView(await load(rawId, teamId));
+    },
+
+    /** GET /vehicles/:id with the auth_epoch counter of the same snapshot (a cached authentication confirmed by the read itself). */
+    async getWithAuthEpoch(teamId: string, rawId: string): Promise<EpochRead<VehicleView>> {
+      const id = canonicalId(rawId);
+      const found = id ? await repo.findVehicleWithAuthEpoch(k, teamId, id) : { row: undefined, authEpoch: null };
+      return epochRead(found.authEpoch, found.row, toVehicleView, messages.vehicleNotFound);
     },
 
     async create(teamId: string, input: VehicleCreateInput, options: WriteOptions<VehicleView> = {}): Promise<VehicleView> {

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ClientsService } from '../../domain/clients/clients.service.js';
-import { teamOf } from '../auth.js';
+import { readById, teamOf } from '../auth.js';
 import { answerInTransaction } from '../idempotency.js';
 import { BEARER, REPLAYED_HEADER, authErrors, bodyErrors, errors, ok } from '../openapi/route-docs.js';
 import { ClientCreateBody, ClientListQuery, ClientUpdateBody } from '../schemas/clients.schema.js';
@@ -10,6 +10,8 @@ import type { ClientUpdateResult, ClientView } from '../../domain/clients/client
 import { Client, ClientDeactivated, ClientListItem, ClientUpdated, Page, Success } from '../schemas/responses.schema.js';
 
 const read = { auth: { scope: 'clients:read' } } as const;
+/** GET by id: the read itself confirms a cached authentication (auth.ts, `readById`). */
+const readOne = { auth: { scope: 'clients:read', confirmedByRead: true } } as const;
 const write = { auth: { scope: 'clients:write' } } as const;
 const doc = { tags: ['Clients'], security: BEARER };
 const notFound = { 404: errors.notFound('Cliente não encontrado') };
@@ -85,7 +87,7 @@ export function clientsRoutes(clients: ClientsService): FastifyPluginAsyncTypebo
     app.get(
       '/clients/:id',
       {
-        config: read,
+        config: readOne,
         schema: {
           ...doc,
           operationId: 'getClient',
@@ -94,7 +96,15 @@ export function clientsRoutes(clients: ClientsService): FastifyPluginAsyncTypebo
           response: { ...authErrors, 200: ok(Success(Client), 'The full client record.'), ...notFound },
         },
       },
-      async (request) => ({ success: true as const, data: await clients.get(teamOf(request), request.params.id) }),
+      async (request) => {
+        const id = request.params.id;
+        const data = await readById(
+          request,
+          (teamId) => clients.get(teamId, id),
+          (teamId) => clients.getWithAuthEpoch(teamId, id),
+        );
+        return { success: true as const, data };
+      },
     );
 
     app.put(

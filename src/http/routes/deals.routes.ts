@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { DealsService } from '../../domain/deals/deals.service.js';
-import { teamOf } from '../auth.js';
+import { readById, teamOf } from '../auth.js';
 import { answerInTransaction } from '../idempotency.js';
 import { BEARER, REPLAYED_HEADER, authErrors, bodyErrors, errors, ok } from '../openapi/route-docs.js';
 import { IdParams, IdempotencyHeaders } from '../schemas/common.schema.js';
@@ -10,6 +10,8 @@ import type { DealUpdateResult, DealView } from '../../domain/deals/deals.types.
 import { Deal, DealArchived, DealUpdated, Page, Success } from '../schemas/responses.schema.js';
 
 const read = { auth: { scope: 'deals:read' } } as const;
+/** GET by id: the read itself confirms a cached authentication (auth.ts, `readById`). */
+const readOne = { auth: { scope: 'deals:read', confirmedByRead: true } } as const;
 const write = { auth: { scope: 'deals:write' } } as const;
 const doc = { tags: ['Deals'], security: BEARER };
 const notFound = { 404: errors.notFound('Negócio não encontrado') };
@@ -88,7 +90,7 @@ export function dealsRoutes(deals: DealsService): FastifyPluginAsyncTypebox {
     app.get(
       '/deals/:id',
       {
-        config: read,
+        config: readOne,
         schema: {
           ...doc,
           operationId: 'getDeal',
@@ -97,7 +99,15 @@ export function dealsRoutes(deals: DealsService): FastifyPluginAsyncTypebox {
           response: { ...authErrors, 200: ok(Success(Deal), 'The deal.'), ...notFound },
         },
       },
-      async (request) => ({ success: true as const, data: await deals.get(teamOf(request), request.params.id) }),
+      async (request) => {
+        const id = request.params.id;
+        const data = await readById(
+          request,
+          (teamId) => deals.get(teamId, id),
+          (teamId) => deals.getWithAuthEpoch(teamId, id),
+        );
+        return { success: true as const, data };
+      },
     );
 
     app.put(

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Static } from 'typebox';
 import type { VehiclesService } from '../../domain/vehicles/vehicles.service.js';
 import { VEHICLE_PUT_SUMMARY, type VehicleUpdateResult, type VehicleView } from '../../domain/vehicles/vehicles.types.js';
-import { teamOf } from '../auth.js';
+import { readById, teamOf } from '../auth.js';
 import { answerInTransaction } from '../idempotency.js';
 import { BEARER, REPLAYED_HEADER, authErrors, bodyErrors, errors, ok } from '../openapi/route-docs.js';
 import { IdParams, IdempotencyHeaders } from '../schemas/common.schema.js';
@@ -10,6 +10,8 @@ import { Page, Success, Vehicle, VehicleArchived, VehicleUpdated } from '../sche
 import { VehicleCreateBody, VehicleListQuery, VehicleUpdateBody } from '../schemas/vehicles.schema.js';
 
 const read = { auth: { scope: 'vehicles:read' } } as const;
+/** GET by id: the read itself confirms a cached authentication (auth.ts, `readById`). */
+const readOne = { auth: { scope: 'vehicles:read', confirmedByRead: true } } as const;
 const write = { auth: { scope: 'vehicles:write' } } as const;
 const doc = { tags: ['Vehicles'], security: BEARER };
 const notFound = { 404: errors.notFound('Veículo não encontrado') };
@@ -92,7 +94,7 @@ export function vehiclesRoutes(vehicles: VehiclesService): FastifyPluginAsyncTyp
     app.get(
       '/vehicles/:id',
       {
-        config: read,
+        config: readOne,
         schema: {
           ...doc,
           operationId: 'getVehicle',
@@ -101,7 +103,15 @@ export function vehiclesRoutes(vehicles: VehiclesService): FastifyPluginAsyncTyp
           response: { ...authErrors, 200: ok(Success(Vehicle), 'The vehicle.'), ...notFound },
         },
       },
-      async (request) => ({ success: true as const, data: await vehicles.get(teamOf(request), request.params.id) }),
+      async (request) => {
+        const id = request.params.id;
+        const data = await readById(
+          request,
+          (teamId) => vehicles.get(teamId, id),
+          (teamId) => vehicles.getWithAuthEpoch(teamId, id),
+        );
+        return { success: true as const, data };
+      },
     );
 
     app.put(
