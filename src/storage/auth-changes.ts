@@ -40,21 +40,19 @@ export const POSTGRES_MAX_AGE_MS = 5_000;
  * one-row table, no I/O beyond the WAL index check SQLite does for any read). A committed change by
  * another process is visible to the next read, so a revocation fails on the very next request.
  *
- * While a transaction is open on the connection (another request's write, awaiting between its
- * statements), a read would see that transaction's uncommitted state, and with a deferred BEGIN a
- * snapshot older than a revocation another process committed since: the answer is then null.
- * `writeLocked` says the open transaction is a group-commit batch begun with BEGIN IMMEDIATE
- * (storage/group-commit.ts): its snapshot is the newest committed state, and no other process can
- * commit anything until it ends, so the counter read there is exact; a change still uncommitted in
- * the batch can only move it, which empties the cache (fail closed).
+ * While a transaction is open on the connection (another request's write awaiting between its
+ * statements, or a group-commit batch waiting for its COMMIT), a read would see uncommitted state
+ * that may still be rolled back: the counter could then go back down and a later revocation by
+ * another process bring it to a value already seen (a revoked key served from the cache). The
+ * answer is then null: the key is looked up in the database, after the batch's COMMIT.
  */
-export function sqliteAuthChanges(database: SqliteDatabase.Database, writeLocked?: () => boolean): AuthChanges {
+export function sqliteAuthChanges(database: SqliteDatabase.Database): AuthChanges {
   let statement: SqliteDatabase.Statement | undefined;
   return {
     maxAgeMs: SQLITE_MAX_AGE_MS,
     exact: true,
     current() {
-      if (!database.open || (database.inTransaction && !writeLocked?.())) return null;
+      if (!database.open || database.inTransaction) return null;
       try {
         statement ??= database.prepare('select n from auth_epoch where id = 1').pluck();
         const n = statement.get() as number | bigint | undefined;

@@ -150,7 +150,7 @@ export function createDb(url: string, options: DbOptions = {}): Db {
       kysely,
       dialect: 'sqlite',
       // Inside a group-commit batch the snapshot is the newest there is (BEGIN IMMEDIATE holds the write lock).
-      authChanges: sqliteAuthChanges(database, driver ? () => driver.batchOpen : undefined),
+      authChanges: sqliteAuthChanges(database),
       ...(driver ? { groupCommitStats: () => driver.stats() } : {}),
       ping: async () => {
         await sql`select 1`.execute(kysely);

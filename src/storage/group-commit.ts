@@ -98,17 +98,13 @@ export class GroupCommitDriver implements Driver {
   readonly #afterCommit: Array<() => void> = [];
   #batch: Batch | undefined;
   #commitScheduled = false;
+  #closed = false;
   readonly #stats: GroupCommitStats = { batches: 0, units: 0, largestBatch: 0 };
 
   constructor(raw: SqliteDatabase.Database, handle: SqliteHandle, maxUnits = GROUP_COMMIT_MAX_UNITS) {
     this.#raw = raw;
     this.#handle = handle;
     this.#maxUnits = maxUnits;
-  }
-
-  /** True while a batch's `BEGIN IMMEDIATE` holds the write lock (its snapshot is the newest there is). */
-  get batchOpen(): boolean {
-    return this.#batch !== undefined && this.#raw.inTransaction;
   }
 
   stats(): GroupCommitStats {
@@ -127,6 +123,7 @@ export class GroupCommitDriver implements Driver {
     const lease = connection as Lease;
     await this.#hold(lease);
     lease.transactionOnly ??= true;
+    this.#noticeAbort();
     if (!this.#batch) {
       this.#run('begin immediate');
       this.#batch = { pending: [], begun: 0 };
@@ -139,8 +136,14 @@ export class GroupCommitDriver implements Driver {
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
     const lease = connection as Lease;
     const batch = lease.unit;
+    this.#noticeAbort();
     if (!batch || batch !== this.#batch) throw lost(batch);
-    this.#run(`release ${UNIT}`);
+    try {
+      this.#run(`release ${UNIT}`);
+    } catch (error) {
+      this.#checkAborted(error);
+      throw error;
+    }
     lease.unit = undefined;
     const committed = new Promise<void>((resolve, reject) => batch.pending.push({ resolve, reject }));
     if (lease.transactionOnly) {
@@ -162,9 +165,14 @@ export class GroupCommitDriver implements Driver {
       lease.unit = undefined;
       // After a failed COMMIT, or when SQLite already rolled the whole batch back, there is nothing left to undo.
       if (batch && batch === this.#batch && this.#raw.inTransaction) {
-        this.#run(`rollback to ${UNIT}`);
-        this.#run(`release ${UNIT}`);
+        try {
+          this.#run(`rollback to ${UNIT}`);
+          this.#run(`release ${UNIT}`);
+        } catch (error) {
+          this.#checkAborted(error);
+        }
       }
+      this.#noticeAbort();
       resolve();
     });
   }
@@ -181,12 +189,16 @@ export class GroupCommitDriver implements Driver {
     await this.#take(lease);
     if (this.#batch) this.#commitBatch();
     this.#handle.close();
+    // Whatever still waits fails on the closed handle instead of waiting for ever.
+    this.#closed = true;
+    for (const wake of [...this.#afterCommit.splice(0), ...this.#waiters.splice(0)]) wake();
   }
 
   async execute<R>(lease: Lease, query: CompiledQuery): Promise<QueryResult<R>> {
     // The common case (the holder, in its transaction or with no batch open) runs without a wait.
     if (!lease.held || (!lease.unit && this.#batch)) await this.#readyForStatement(lease);
     lease.transactionOnly ??= false;
+    this.#noticeAbort();
     if (lease.unit && lease.unit !== this.#batch) throw lost(lease.unit);
     const statement = this.#handle.prepare(query.sql);
     const parameters = query.parameters as unknown[];
@@ -235,6 +247,7 @@ export class GroupCommitDriver implements Driver {
   }
 
   async #take(lease: Lease): Promise<void> {
+    if (this.#closed) throw new Error('The database connection is not open');
     if (!this.#holder && this.#waiters.length === 0 && this.#afterCommit.length === 0) {
       this.#grant(lease);
       return;
@@ -303,7 +316,11 @@ export class GroupCommitDriver implements Driver {
       } catch (error) {
         failure = error;
         // A COMMIT refused (a deferred foreign key, for example) leaves the transaction open.
-        if (this.#raw.inTransaction) this.#run('rollback');
+        try {
+          if (this.#raw.inTransaction) this.#run('rollback');
+        } catch {
+          // Nothing more to undo: SQLite ended the transaction itself.
+        }
       }
     }
     if (failure !== undefined) {
@@ -313,6 +330,18 @@ export class GroupCommitDriver implements Driver {
     this.#stats.units += batch.pending.length;
     this.#stats.largestBatch = Math.max(this.#stats.largestBatch, batch.pending.length);
     for (const unit of batch.pending) unit.resolve();
+  }
+
+  /**
+   * A batch whose transaction SQLite ended under it (an error it did not report to this driver, or a
+   * stray ROLLBACK) is failed as a whole before anything else runs: otherwise the next SAVEPOINT
+   * would start a transaction of its own and its RELEASE would commit it alone, ahead of the batch.
+   */
+  #noticeAbort(): void {
+    const batch = this.#batch;
+    if (!batch || this.#raw.inTransaction) return;
+    batch.aborted ??= new Error('A transação SQLite terminou antes do commit do lote');
+    this.#commitBatch();
   }
 
   /** A statement error after which SQLite has no transaction left: the whole batch is gone. */
