@@ -1,4 +1,4 @@
-import type SqliteDatabase from 'better-sqlite3';
+import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
 import { AUTH_CHANGES_CHANNEL } from './migrations/0008-auth-epoch.js';
 
@@ -36,25 +36,32 @@ export const POSTGRES_MAX_AGE_MS = 5_000;
 
 /**
  * SQLite: the counter of `auth_epoch` (migration 0008), moved by triggers in the writing
- * transaction, read synchronously on this process's connection (a B-tree lookup of one row in a
- * one-row table, no I/O beyond the WAL index check SQLite does for any read). A committed change by
- * another process is visible to the next read, so a revocation fails on the very next request.
+ * transaction. A committed change by any process is visible to the next read, so a revocation fails
+ * on the very next request.
  *
- * While a transaction is open on the connection (another request's write awaiting between its
- * statements, or a group-commit batch waiting for its COMMIT), a read would see uncommitted state
- * that may still be rolled back: the counter could then go back down and a later revocation by
- * another process bring it to a value already seen (a revoked key served from the cache). The
- * answer is then null: the key is looked up in the database, after the batch's COMMIT.
+ * It is read on a read-only connection of its own (same file, same process: a one-row read, no
+ * round trip). That connection only ever sees committed state, so the counter never goes back down,
+ * even while the serving connection has a transaction open: a group-commit batch (group-commit.ts)
+ * whose uncommitted bump could still be rolled back, or a write awaiting between its statements. It
+ * is never blocked by them either (WAL readers do not wait for the writer), so requests arriving
+ * during a batch still use the cache instead of a key lookup that would have to wait for the COMMIT.
+ *
+ * `:memory:` databases have no file a second connection could open: there the counter is read on
+ * the serving connection, and not at all while it has a transaction open (the answer is then null).
  */
-export function sqliteAuthChanges(database: SqliteDatabase.Database): AuthChanges {
+export function sqliteAuthChanges(database: SqliteDatabase.Database, path: string): AuthChanges {
+  let reader: SqliteDatabase.Database | undefined;
   let statement: SqliteDatabase.Statement | undefined;
+  const separate = path !== ':memory:';
   return {
     maxAgeMs: SQLITE_MAX_AGE_MS,
     exact: true,
     current() {
-      if (!database.open || database.inTransaction) return null;
+      if (!database.open) return null;
+      if (!separate && database.inTransaction) return null;
       try {
-        statement ??= database.prepare('select n from auth_epoch where id = 1').pluck();
+        if (separate) reader ??= new SqliteDatabase(path, { readonly: true, fileMustExist: true });
+        statement ??= (reader ?? database).prepare('select n from auth_epoch where id = 1').pluck();
         const n = statement.get() as number | bigint | undefined;
         return n === undefined ? null : Number(n);
       } catch {
@@ -63,7 +70,12 @@ export function sqliteAuthChanges(database: SqliteDatabase.Database): AuthChange
         return null;
       }
     },
-    close: () => Promise.resolve(),
+    close: () => {
+      statement = undefined;
+      reader?.close();
+      reader = undefined;
+      return Promise.resolve();
+    },
   };
 }
 

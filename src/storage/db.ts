@@ -146,16 +146,19 @@ export function createDb(url: string, options: DbOptions = {}): Db {
     const handle = withStatementCache(database);
     const driver = options.groupCommit === false ? undefined : new GroupCommitDriver(database, handle);
     const kysely = new Kysely<Database>({ dialect: driver ? new GroupCommitSqliteDialect(driver) : new SqliteDialect({ database: handle }) });
+    const authChanges = sqliteAuthChanges(database, target.path);
     return {
       kysely,
       dialect: 'sqlite',
-      // Inside a group-commit batch the snapshot is the newest there is (BEGIN IMMEDIATE holds the write lock).
-      authChanges: sqliteAuthChanges(database),
+      authChanges,
       ...(driver ? { groupCommitStats: () => driver.stats() } : {}),
       ping: async () => {
         await sql`select 1`.execute(kysely);
       },
-      close: () => kysely.destroy(),
+      close: async () => {
+        await authChanges.close();
+        await kysely.destroy();
+      },
     };
   }
   const pool = new pg.Pool({ connectionString: target.url, max: options.poolMax ?? 10 });

@@ -93,7 +93,7 @@ describe.skipIf(!DIALECTS.includes('sqlite'))('group commit through the API (sql
     expect([...createdOrder].sort()).toEqual(createdOrder);
   });
 
-  it('a revocation inside an open batch: the cache counter is not read there (it could still roll back); the next request is 401 once the batch commits', async () => {
+  it('a revocation inside an open batch: the counter read meanwhile is the committed one (an uncommitted bump could still roll back); the next request after the COMMIT is 401', async () => {
     const t = await h.team();
     const extra = await h.services.keys.create({ teamId: t.teamId });
     const call = () => h.inject({ method: 'GET', url: '/api/v1/deals', headers: { authorization: `Bearer ${extra.key}` } });
@@ -115,13 +115,31 @@ describe.skipIf(!DIALECTS.includes('sqlite'))('group commit through the API (sql
       await hold.opened;
     });
     await holding.opened;
-    // Inside the batch the counter could be a value a rollback takes back: nothing is served from the cache.
-    expect(changes.current()).toBeNull();
-    const next = call();
+    // Read on a connection of its own: the committed value, not the batch's uncommitted bump.
+    expect(changes.current()).toBe(epoch);
     hold.open();
     await Promise.all([revocation, holder]);
-    const answer = await next;
+    expect(changes.current()).not.toBe(epoch);
+    const answer = await call();
     expect(answer.status, answer.text).toBe(401);
+  });
+
+  it('the cache counter never sees a bump that is rolled back (it only ever goes up)', async () => {
+    const changes = h.testDb.db.authChanges;
+    const before = changes.current();
+    const hold = gate();
+    const bumped = gate();
+    const failing = h.testDb.db.kysely.transaction().execute(async (trx) => {
+      await sql`update auth_epoch set n = n + 1 where id = 1`.execute(trx);
+      bumped.open();
+      await hold.opened;
+      throw new Error('desfeita');
+    });
+    await bumped.opened;
+    expect(changes.current()).toBe(before);
+    hold.open();
+    await expect(failing).rejects.toThrow('desfeita');
+    expect(changes.current()).toBe(before);
   });
 
   it('an Idempotency-Key replayed in the same batch as its first use creates one deal and one event', async () => {
