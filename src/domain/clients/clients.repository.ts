@@ -8,7 +8,7 @@ import type { DialectName } from '../../storage/dialect.js';
 import { countByStatus, onlySearchFilter, onlyStatusFilter, pageAndTotal, sortOrder, teamColumn } from '../shared/list-sql.js';
 import { countListedSearchHits, searchCondition } from '../shared/search-sql.js';
 import { sqliteIndexServes } from '../shared/text-search.js';
-import { authEpochTable } from '../shared/auth-epoch-sql.js';
+import { authEpochTable, splitAuthEpoch } from '../shared/auth-epoch-sql.js';
 import type { ClientSortField } from './clients.types.js';
 
 const TAX_ID_QUERY = /^(?=.*\d)[\dA-Za-z]*[./-][\dA-Za-z./\s-]*$/;
@@ -37,10 +37,8 @@ const clientByIdWithAuthEpoch = compiledQuery('client_by_id_auth_epoch', (db: Db
 );
 
 /** The same read, with the auth_epoch counter of its snapshot: one round trip confirms a cached authentication too (PostgreSQL). */
-export async function findClientWithAuthEpoch(db: DbExecutor, teamId: string, id: string): Promise<{ row: ClientRow | undefined; authEpoch: number }> {
-  const { auth_epoch, ...row } = (await clientByIdWithAuthEpoch.executeTakeFirst(db, teamId, id))!;
-  return { row: row.id === null ? undefined : (row as ClientRow), authEpoch: Number(auth_epoch) };
-}
+export const findClientWithAuthEpoch = async (db: DbExecutor, teamId: string, id: string) =>
+  splitAuthEpoch<ClientRow>(await clientByIdWithAuthEpoch.executeTakeFirst(db, teamId, id));
 
 /** The same, row-locked until the transaction ends (PostgreSQL). */
 export const findClientForUpdate = (trx: Trx, teamId: string, id: string) =>

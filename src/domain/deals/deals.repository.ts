@@ -16,7 +16,7 @@ import {
 } from '../shared/list-sql.js';
 import { countListedSearchHits, searchCondition } from '../shared/search-sql.js';
 import { sqliteIndexServes } from '../shared/text-search.js';
-import { authEpochTable } from '../shared/auth-epoch-sql.js';
+import { authEpochTable, splitAuthEpoch } from '../shared/auth-epoch-sql.js';
 import type { DealRowWithClient } from './deals.mapper.js';
 import type { DealSortField } from './deals.types.js';
 
@@ -61,10 +61,8 @@ const dealByIdWithAuthEpoch = compiledQuery('deal_by_id_auth_epoch', (db: DbExec
 );
 
 /** The same read, with the auth_epoch counter of its snapshot: one round trip confirms a cached authentication too (PostgreSQL). */
-export async function findDealWithAuthEpoch(db: DbExecutor, teamId: string, id: string): Promise<{ row: DealRowWithClient | undefined; authEpoch: number }> {
-  const { auth_epoch, ...row } = (await dealByIdWithAuthEpoch.executeTakeFirst(db, teamId, id))!;
-  return { row: row.id === null ? undefined : (row as DealRowWithClient), authEpoch: Number(auth_epoch) };
-}
+export const findDealWithAuthEpoch = async (db: DbExecutor, teamId: string, id: string) =>
+  splitAuthEpoch<DealRowWithClient>(await dealByIdWithAuthEpoch.executeTakeFirst(db, teamId, id));
 
 /** The same, row-locked until the transaction ends (PostgreSQL), so concurrent updates compute their changes from the row they replace. */
 export async function findDealForUpdate(trx: Trx, teamId: string, id: string): Promise<DealRowWithClient | undefined> {

@@ -7,3 +7,17 @@ import { sql } from 'kysely';
  * authentication in the read's own round trip (issue 15; domain/teams/api-keys.service.ts, `confirm`).
  */
 export const authEpochTable = () => sql<{ n: number | string }>`(select n from auth_epoch where id = 1)`.as('e');
+
+/**
+ * The one row of such a read, split: the record (absent when the left join found none) and the
+ * counter. No row or no counter (a database without migration 0008's row) reads as null: the key is
+ * then checked in full, never taken as confirmed.
+ */
+export function splitAuthEpoch<R>(found: { auth_epoch: number | string | null; id: string | null } | undefined): {
+  row: R | undefined;
+  authEpoch: number | null;
+} {
+  if (!found) return { row: undefined, authEpoch: null };
+  const { auth_epoch, ...row } = found;
+  return { row: row.id === null ? undefined : (row as R), authEpoch: auth_epoch === null ? null : Number(auth_epoch) };
+}

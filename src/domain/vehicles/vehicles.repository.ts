@@ -17,7 +17,7 @@ import {
 } from '../shared/list-sql.js';
 import { countListedSearchHits, searchCondition } from '../shared/search-sql.js';
 import { sqliteIndexServes } from '../shared/text-search.js';
-import { authEpochTable } from '../shared/auth-epoch-sql.js';
+import { authEpochTable, splitAuthEpoch } from '../shared/auth-epoch-sql.js';
 import type { VehicleSortField } from './vehicles.types.js';
 
 export interface VehicleFilters {
@@ -54,10 +54,8 @@ const vehicleByIdWithAuthEpoch = compiledQuery('vehicle_by_id_auth_epoch', (db: 
 );
 
 /** The same read, with the auth_epoch counter of its snapshot: one round trip confirms a cached authentication too (PostgreSQL). */
-export async function findVehicleWithAuthEpoch(db: DbExecutor, teamId: string, id: string): Promise<{ row: VehicleRow | undefined; authEpoch: number }> {
-  const { auth_epoch, ...row } = (await vehicleByIdWithAuthEpoch.executeTakeFirst(db, teamId, id))!;
-  return { row: row.id === null ? undefined : (row as VehicleRow), authEpoch: Number(auth_epoch) };
-}
+export const findVehicleWithAuthEpoch = async (db: DbExecutor, teamId: string, id: string) =>
+  splitAuthEpoch<VehicleRow>(await vehicleByIdWithAuthEpoch.executeTakeFirst(db, teamId, id));
 
 /** The same, row-locked until the transaction ends (PostgreSQL). */
 export const findVehicleForUpdate = (trx: Trx, teamId: string, id: string): Promise<VehicleRow | undefined> =>
