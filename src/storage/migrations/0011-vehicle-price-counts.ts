@@ -12,7 +12,8 @@ export const PRICE_BUCKET_CENTS = 100_000;
  * (32,000 index entries for R$ 50.000–100.000 at 100,000 vehicles). Kept exact by triggers in the
  * writing transaction, like record_counts and board_totals; vehicles without a price are not
  * counted (no price range matches them). A count is the sum over `slot`s: on PostgreSQL a change
- * goes to one of 8 random slots, so concurrent writers in one team rarely wait for the same row.
+ * goes to one of 8 random slots, so concurrent writers in one team rarely wait for the same row. The
+ * key starts (team_id, bucket): a range reads its buckets' rows in a row, whatever the status filter.
  */
 export function vehiclePriceCounts(dialect: DialectName) {
   return {
@@ -25,7 +26,7 @@ export function vehiclePriceCounts(dialect: DialectName) {
         .addColumn('bucket', 'bigint', (c) => c.notNull())
         .addColumn('slot', 'integer', (c) => c.notNull())
         .addColumn('n', 'bigint', (c) => c.notNull())
-        .addPrimaryKeyConstraint('vehicle_price_counts_pk', ['team_id', 'status', 'bucket', 'slot'])
+        .addPrimaryKeyConstraint('vehicle_price_counts_pk', ['team_id', 'bucket', 'status', 'slot'])
         .execute();
       await sql`insert into vehicle_price_counts (team_id, status, bucket, slot, n)
         select team_id, status, ${bucketOf(sql.raw('price_cents'))}, 0, count(*) from vehicles
