@@ -11,8 +11,10 @@ import {
   onlySearchFilter,
   onlyStatusFilter,
   pageAndTotal,
+  perShape,
   searchHitsDrivePage,
   sortOrder,
+  statusTotalColumn,
   teamColumn,
 } from '../shared/list-sql.js';
 import { countListedSearchHits, searchCondition } from '../shared/search-sql.js';
@@ -226,7 +228,42 @@ async function countPriceRange(db: DbExecutor, teamId: string, filters: VehicleF
   return Number(row.whole) + Number(row.below) + Number(row.above);
 }
 
+/**
+ * The default list, or one status, in any sort but the board's, before DEEP_PAGE_OFFSET: one
+ * statement per shape, compiled once, with the exact total from the counters as a column
+ * (`statusTotalColumn`): one round trip on PostgreSQL.
+ */
+const statusPage = perShape(
+  (dialect: DialectName, sort: Sort<Exclude<VehicleSortField, 'phase'>>, equals: boolean) => `${dialect} ${sort.field} ${sort.direction} ${equals}`,
+  (dialect: DialectName, sort: Sort<Exclude<VehicleSortField, 'phase'>>, equals: boolean) =>
+    compiledQuery(
+      `vehicles_page_${sort.field}_${sort.direction}_${equals ? 'eq' : 'ne'}`,
+      (db: DbExecutor, teamId: string, status: string, limit: number, offset: number) =>
+        db
+          .selectFrom('vehicles')
+          .selectAll('vehicles')
+          .select((eb) => statusTotalColumn(eb, teamId, 'vehicles', equals, status))
+          .where('vehicles.team_id', '=', teamId)
+          .where('vehicles.status', equals ? '=' : '!=', status as VehicleRow['status'])
+          .orderBy(SORT_COLUMNS[sort.field], sortOrder(dialect, sort, NULLABLE_SORTS.has(sort.field)))
+          .orderBy('vehicles.id', sort.direction)
+          .limit(limit)
+          .offset(offset),
+    ),
+);
+
+const notByPhase = (sort: Sort<VehicleSortField>): sort is Sort<Exclude<VehicleSortField, 'phase'>> => sort.field !== 'phase';
+
 export async function listVehicles(db: DbExecutor, dialect: DialectName, teamId: string, filters: VehicleFilters, sort: Sort<VehicleSortField>, page: Page) {
+  if (page.offset < DEEP_PAGE_OFFSET && notByPhase(sort) && onlyStatusFilter(filters)) {
+    // Archived vehicles are soft-deleted: listed only when asked for by status.
+    const equals = Boolean(filters.status);
+    const status = filters.status || 'arquivado';
+    const rows = await statusPage(dialect, sort, equals).execute(db, teamId, status, page.limit, page.offset);
+    const total =
+      rows.length > 0 ? Number(rows[0]!.list_total) : await countByStatus(db, teamId, 'vehicles', equals ? { equals: status } : { notEquals: status });
+    return { rows: rows as VehicleRow[], total };
+  }
   const order = sortOrder(dialect, sort, NULLABLE_SORTS.has(sort.field));
   const pageRows = (fromSearchIndex: boolean, rangeIndex = true): Promise<VehicleRow[]> => {
     if (sort.field === 'phase') return phaseOrderedPage(db, dialect, teamId, filters, fromSearchIndex, rangeIndex, sort, page);
