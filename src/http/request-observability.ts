@@ -74,7 +74,7 @@ function accessLogOf(request: FastifyRequest): FastifyBaseLogger {
   const root = request.server.log;
   let access = accessLoggers.get(root);
   if (!access) {
-    access = root.child({}, { redact: [] } as Parameters<FastifyBaseLogger['child']>[1]);
+    access = root.child({}, { redact: [] });
     accessLoggers.set(root, access);
   }
   return access;
