@@ -57,7 +57,6 @@ export const POSTGRES_MAX_AGE_MS = 5_000;
  */
 export function sqliteAuthChanges(database: SqliteDatabase.Database, reader: SqliteReadConnection | undefined): AuthChanges {
   let statement: SqliteDatabase.Statement | undefined;
-  let on: SqliteDatabase.Database | undefined;
   return {
     maxAgeMs: SQLITE_MAX_AGE_MS,
     exact: true,
@@ -65,11 +64,9 @@ export function sqliteAuthChanges(database: SqliteDatabase.Database, reader: Sql
       if (!database.open) return null;
       if (!reader && database.inTransaction) return null;
       try {
-        const connection = reader ? reader.connection() : database;
-        if (on !== connection) statement = undefined;
-        statement ??= connection.prepare(AUTH_EPOCH_SQL).pluck();
-        on = connection;
-        const n = statement.get() as number | bigint | undefined;
+        const n = reader
+          ? reader.get<{ n: number | bigint }>(AUTH_EPOCH_SQL, [])?.n
+          : ((statement ??= database.prepare(AUTH_EPOCH_SQL).pluck()).get() as number | bigint | undefined);
         return n === undefined ? null : Number(n);
       } catch {
         // Not migrated yet (no table): no caching.
@@ -79,7 +76,6 @@ export function sqliteAuthChanges(database: SqliteDatabase.Database, reader: Sql
     },
     close: () => {
       statement = undefined;
-      on = undefined;
       return Promise.resolve();
     },
   };

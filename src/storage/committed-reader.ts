@@ -21,9 +21,12 @@ export interface CommittedReader {
 /** Distinct statements kept prepared: a handful of by-id reads and the counter; a bound only against misuse. */
 const MAX_STATEMENTS = 64;
 
+/**
+ * Only `get` reaches the connection: better-sqlite3 resets a statement after `.get()`, so no read
+ * transaction ever stays open on it (an unfinished `.iterate()` would pin one old snapshot for every
+ * later read, revocations included).
+ */
 export interface SqliteReadConnection extends CommittedReader {
-  /** The connection, opened on first use. */
-  connection(): SqliteDatabase.Database;
   close(): void;
 }
 
@@ -45,7 +48,6 @@ export function sqliteReadConnection(path: string, pragmas: readonly string[] = 
     return opened;
   };
   return {
-    connection,
     get<O>(text: string, parameters: readonly unknown[]): O | undefined {
       let statement = statements.get(text);
       if (!statement) {

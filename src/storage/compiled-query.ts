@@ -14,11 +14,13 @@ export interface CompiledQueryRunner<DB, A extends unknown[], O> {
   execute(db: Kysely<DB>, ...args: A): Promise<O[]>;
   executeTakeFirst(db: Kysely<DB>, ...args: A): Promise<O | undefined>;
   /**
-   * SQLite: the first row, read synchronously on the read-only connection that only sees committed
-   * state (committed-reader.ts), outside Kysely's driver. `db` only compiles the query (its dialect);
-   * it must have no plugins (createDb's has none), since nothing here would apply them.
+   * SQLite (`reader` given): the first row, read synchronously on the read-only connection that only
+   * sees committed state (committed-reader.ts), outside Kysely's driver. `db` only compiles the query
+   * (its dialect); it must have no plugins (createDb's has none), since nothing here would apply them.
+   * Should that read fail (a busy or failing file), or without a reader, the query runs on `db` as
+   * `executeTakeFirst` does: a plain statement there never sees an open group-commit batch.
    */
-  takeFirstCommitted(reader: CommittedReader, db: Kysely<DB>, ...args: A): O | undefined;
+  takeFirstCommitted(reader: CommittedReader | undefined, db: Kysely<DB>, ...args: A): Promise<O | undefined>;
 }
 
 interface Template {
@@ -67,13 +69,20 @@ export function compiledQuery<DB, A extends unknown[], O>(name: string, build: (
   return {
     execute,
     executeTakeFirst: async (db, ...args) => (await execute(db, ...args))[0],
-    takeFirstCommitted(reader, db, ...args) {
-      if (db.getExecutor().plugins.length > 0) throw new Error(`compiledQuery '${name}': a Kysely with plugins cannot read through a CommittedReader`);
-      const { compiled, slots } = template(db, args.length);
-      return reader.get<O>(
-        compiled.sql,
-        slots.map((slot, i) => (slot < 0 ? compiled.parameters[i] : args[slot])),
-      );
+    async takeFirstCommitted(reader, db, ...args) {
+      if (reader) {
+        if (db.getExecutor().plugins.length > 0) throw new Error(`compiledQuery '${name}': a Kysely with plugins cannot read through a CommittedReader`);
+        const { compiled, slots } = template(db, args.length);
+        try {
+          return reader.get<O>(
+            compiled.sql,
+            slots.map((slot, i) => (slot < 0 ? compiled.parameters[i] : args[slot])),
+          );
+        } catch {
+          // Answered by the serving connection instead (a real fault fails there too, as a 500).
+        }
+      }
+      return (await execute(db, ...args))[0];
     },
   };
 }

@@ -127,6 +127,51 @@ describe.runIf(DIALECTS.includes('sqlite'))('sqlite: one committed read per GET 
       for (const [, spy] of spies) spy.mockRestore();
     }
   });
+
+  it.each(RESOURCES)(
+    '%s: when the read-only connection fails (a busy file), GET by id is answered by the serving connection, revocation included',
+    async (resource) => {
+      h ??= await createHarness('sqlite');
+      const t = await h.team();
+      const body =
+        resource === 'deals'
+          ? { title: 'Venda Corolla 2023' }
+          : resource === 'clients'
+            ? { type: 'PF', name: 'João Pereira' }
+            : { title: 'HB20 2021', brand: 'Hyundai', model: 'HB20' };
+      const created = (await t.post(`/${resource}`, body)).body.data;
+      const key = await h.services.keys.create({ teamId: t.teamId });
+      const get = (id: string) => h.inject({ method: 'GET', url: `/api/v1/${resource}/${id}`, headers: { authorization: `Bearer ${key.key}` } });
+      for (let i = 0; i < 5; i++) expect((await get(created.id)).status).toBe(200);
+      const probe = new SqliteDatabase(':memory:');
+      const statement = Object.getPrototypeOf(probe.prepare('select 1')) as { get: (...args: unknown[]) => unknown };
+      probe.close();
+      const original = statement.get;
+      let refused = 0;
+      // The record's read on the read-only connection fails as SQLite does on a busy file; the counter's read still works.
+      const spy = vi.spyOn(statement, 'get').mockImplementation(function (this: { database: SqliteDatabase.Database; source: string }, ...args: unknown[]) {
+        if (this.database.readonly && this.source.includes(`"${resource}"`)) {
+          refused++;
+          throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+        }
+        return original.apply(this, args);
+      });
+      const other = createDb(h.testDb.url);
+      try {
+        const res = await get(created.id);
+        expect(res.status, res.text).toBe(200);
+        expect(res.body.data).toEqual(created);
+        expect((await get(UNKNOWN_ID)).status).toBe(404);
+        expect(refused).toBeGreaterThan(0);
+        await createServices(other).keys.revoke(key.id);
+        const next = await get(created.id);
+        expect(next.status, next.text).toBe(401);
+      } finally {
+        spy.mockRestore();
+        await other.close();
+      }
+    },
+  );
 });
 
 describe.runIf(DIALECTS.includes('postgres'))('postgres: one round trip per GET by id', () => {

@@ -57,9 +57,7 @@ const clientByIdWithAuthEpoch = compiledQuery('client_by_id_auth_epoch', (db: Db
  * the record and the counter come from one committed snapshot, never from an open group-commit batch.
  */
 export const findClientWithAuthEpoch = async (db: DbExecutor, teamId: string, id: string, committed?: CommittedReader) =>
-  splitAuthEpoch<ClientRow>(
-    committed ? clientByIdWithAuthEpoch.takeFirstCommitted(committed, db, teamId, id) : await clientByIdWithAuthEpoch.executeTakeFirst(db, teamId, id),
-  );
+  splitAuthEpoch<ClientRow>(await clientByIdWithAuthEpoch.takeFirstCommitted(committed, db, teamId, id));
 
 /** The same, row-locked until the transaction ends (PostgreSQL). */
 export const findClientForUpdate = (trx: Trx, teamId: string, id: string) =>

@@ -69,9 +69,7 @@ const dealByIdWithAuthEpoch = compiledQuery('deal_by_id_auth_epoch', (db: DbExec
  * the record and the counter come from one committed snapshot, never from an open group-commit batch.
  */
 export const findDealWithAuthEpoch = async (db: DbExecutor, teamId: string, id: string, committed?: CommittedReader) =>
-  splitAuthEpoch<DealRowWithClient>(
-    committed ? dealByIdWithAuthEpoch.takeFirstCommitted(committed, db, teamId, id) : await dealByIdWithAuthEpoch.executeTakeFirst(db, teamId, id),
-  );
+  splitAuthEpoch<DealRowWithClient>(await dealByIdWithAuthEpoch.takeFirstCommitted(committed, db, teamId, id));
 
 /** The same, row-locked until the transaction ends (PostgreSQL), so concurrent updates compute their changes from the row they replace. */
 export async function findDealForUpdate(trx: Trx, teamId: string, id: string): Promise<DealRowWithClient | undefined> {

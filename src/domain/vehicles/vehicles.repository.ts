@@ -63,9 +63,7 @@ const vehicleByIdWithAuthEpoch = compiledQuery('vehicle_by_id_auth_epoch', (db: 
  * the record and the counter come from one committed snapshot, never from an open group-commit batch.
  */
 export const findVehicleWithAuthEpoch = async (db: DbExecutor, teamId: string, id: string, committed?: CommittedReader) =>
-  splitAuthEpoch<VehicleRow>(
-    committed ? vehicleByIdWithAuthEpoch.takeFirstCommitted(committed, db, teamId, id) : await vehicleByIdWithAuthEpoch.executeTakeFirst(db, teamId, id),
-  );
+  splitAuthEpoch<VehicleRow>(await vehicleByIdWithAuthEpoch.takeFirstCommitted(committed, db, teamId, id));
 
 /** The same, row-locked until the transaction ends (PostgreSQL). */
 export const findVehicleForUpdate = (trx: Trx, teamId: string, id: string): Promise<VehicleRow | undefined> =>
