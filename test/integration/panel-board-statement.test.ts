@@ -102,13 +102,13 @@ describe.each(DIALECTS)('boards in one statement equal the column-by-column read
           ...(value === null ? {} : { value }),
           ...(i % 2 === 0 ? { client_id: client.id } : {}),
           ...(responsibles[i % 3] === undefined ? {} : { responsible_id: responsibles[i % 3] }),
-        } as never);
+        });
         deals.push(deal);
       }
     // Off the board: won and archived deals in a column.
-    const won = await h.services.deals.create(teamId, { title: 'Ganho', phase: 'proposta', value: 999 } as never);
+    const won = await h.services.deals.create(teamId, { title: 'Ganho', phase: 'proposta', value: 999 });
     await h.services.deals.update(teamId, won.id, { status: 'ganho' } as never);
-    const archived = await h.services.deals.create(teamId, { title: 'Arquivado', phase: 'negociacao', value: 999 } as never);
+    const archived = await h.services.deals.create(teamId, { title: 'Arquivado', phase: 'negociacao', value: 999 });
     await h.services.deals.archive(teamId, archived.id);
     // Overdue marks: an open activity past due (two on one deal), one due in the future.
     for (const [deal, due] of [
@@ -177,7 +177,7 @@ describe.each(DIALECTS)('boards in one statement equal the column-by-column read
           model: 'Uno',
           phase,
           ...(k % 2 === 0 ? { price: 10_000 + k, model_year: 2020, mileage: 1000 * k } : {}),
-        } as never);
+        });
       }
     // Different entry times in the last column, with ties among them.
     const last = phases.at(-1)!;
