@@ -129,6 +129,22 @@ describe.each(DIALECTS)('boards in one statement equal the column-by-column read
       ['negociacao', 4],
       ['fechamento', 8],
     ]);
+    // Same JSON byte for byte: the fields in the same order too.
+    expect(Object.keys(board[4])).toEqual(['phase', 'probability', 'count', 'total_value', 'has_more', 'items']);
+    expect(Object.keys(board[4].items[0])).toEqual([
+      'id',
+      'title',
+      'value',
+      'currency',
+      'priority',
+      'phase',
+      'status',
+      'client',
+      'responsible',
+      'has_overdue_activity',
+      'updated_at',
+    ]);
+    expect(Object.keys((await browser.get('/deals/board/fechamento?offset=1')).body.data)).toEqual(['has_more', 'items']);
     const expected = await dealColumnsOneByOne(teamId, phases, 0, PAGE);
     expect(board.map(({ items, has_more }: any) => ({ items, has_more }))).toEqual(expected);
     expect(expected.map((c) => [c.items.length, c.has_more])).toEqual([
@@ -204,8 +220,24 @@ describe.each(DIALECTS)('boards in one statement equal the column-by-column read
         const page = (await browser.get(`/vehicles/board/${phase}?offset=${offset}&limit=${PAGE}`)).body.data;
         expect(cardIds(page), `${phase} at ${offset}`).toEqual(await oneByOne(phase, offset, PAGE));
       }
-    // The cards themselves are the API's vehicles, field for field.
+    // The cards themselves are the API's vehicles, field for field, in the same order as before.
     const board = (await browser.get('/vehicles/board')).body.data.columns;
+    expect(Object.keys(board[1])).toEqual(['phase', 'count', 'items', 'has_more']);
+    expect(Object.keys(board[1].items[0])).toEqual([
+      'id',
+      'title',
+      'brand',
+      'model',
+      'price',
+      'plate',
+      'model_year',
+      'mileage',
+      'phase',
+      'status',
+      'days_in_stock',
+      'created_at',
+    ]);
+    expect(Object.keys((await browser.get(`/vehicles/board/${last}?offset=1`)).body.data)).toEqual(['items', 'has_more']);
     for (const card of board.flatMap((c: any) => c.items)) {
       const v = await h.services.vehicles.get(teamId, card.id);
       const { id, title, brand, model, price, plate, model_year, mileage, phase, status, created_at } = v as any;

@@ -148,7 +148,7 @@ export function createBoardsService(db: Db, { clock }: { clock: Clock }) {
   });
 
   /** A page read with one row more than shown: its cards and whether more follow. */
-  const cardPage = (rows: DealCardRow[], limit: number) => ({ items: rows.slice(0, limit).map(toCard), has_more: rows.length > limit });
+  const cardPage = (rows: DealCardRow[], limit: number) => ({ has_more: rows.length > limit, items: rows.slice(0, limit).map(toCard) });
 
   const vehicleFilters = (f: VehicleBoardFilters): VehicleFilters => ({
     status: 'ativo',
