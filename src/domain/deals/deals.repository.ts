@@ -1,5 +1,5 @@
 import type { DbExecutor, Trx } from '../../storage/executor.js';
-import { sql, type SelectQueryBuilder } from 'kysely';
+import { sql, type Expression, type SelectQueryBuilder } from 'kysely';
 import { compiledQuery, compiledQueryFamily } from '../../storage/compiled-query.js';
 import type { Database, DealUpdate, NewDealRow } from '../../storage/database.js';
 import type { Page, Sort } from '../shared/list-query.js';
@@ -200,7 +200,7 @@ export function boardCardQuery(
   db: DbExecutor,
   dialect: DialectName,
   teamId: string,
-  phase: string,
+  phase: string | Expression<string>,
   filters: DealFilters,
   offset: number,
   limit: number,
@@ -211,7 +211,8 @@ export function boardCardQuery(
   const withClient = db
     .selectFrom('deals')
     .leftJoin('clients', (join) => join.onRef('clients.id', '=', 'deals.client_id').onRef('clients.team_id', '=', 'deals.team_id'));
-  return applyFilters(withClient, dialect, teamId, { ...filters, phase })
+  return applyFilters(withClient, dialect, teamId, { ...filters, phase: undefined })
+    .where('deals.phase', '=', phase)
     .leftJoin('users', (join) => join.onRef('users.team_id', '=', 'deals.team_id').on(userId, '=', sql.ref('deals.responsible_id')))
     .select((eb) => [
       ...CARD_COLUMNS,
@@ -245,10 +246,19 @@ const activeColumnCards = compiledQueryFamily(
 );
 
 /** One page of one column of the deals board, as cards (the column's "carregar mais"): one statement. */
-export const boardColumnCards = (...args: Parameters<typeof boardCardQuery>): Promise<DealCardRow[]> => {
-  const [db, dialect, teamId, phase, filters, offset, limit, now] = args;
-  return onlyActiveFilter(filters) ? activeColumnCards(dialect).execute(db, teamId, phase, offset, limit, now) : boardCardQuery(...args).execute();
-};
+export const boardColumnCards = (
+  db: DbExecutor,
+  dialect: DialectName,
+  teamId: string,
+  phase: string,
+  filters: DealFilters,
+  offset: number,
+  limit: number,
+  now: string,
+): Promise<DealCardRow[]> =>
+  onlyActiveFilter(filters)
+    ? activeColumnCards(dialect).execute(db, teamId, phase, offset, limit, now)
+    : boardCardQuery(db, dialect, teamId, phase, filters, offset, limit, now).execute();
 
 /**
  * The first `limit` cards of several columns of the deals board in ONE statement: per phase the
@@ -258,6 +268,22 @@ export const boardColumnCards = (...args: Parameters<typeof boardCardQuery>): Pr
  * ORDER BY sorts at most `limit` rows per column, never the team).
  */
 function boardColumnsQuery(db: DbExecutor, dialect: DialectName, teamId: string, filters: DealFilters, limit: number, now: string, phases: string[]) {
+  if (dialect === 'postgres') {
+    // PostgreSQL: the phases as one array, each column a LATERAL page of the same subquery, so the
+    // statement is planned once per column shape (not once per branch) and is the same for any number
+    // of phases (planning a 5-branch UNION cost more than running it).
+    return db
+      .selectFrom(sql<{ phase: string; k: number }>`(select * from unnest(${phases}::text[]) with ordinality as t(phase, k))`.as('p'))
+      .innerJoinLateral(
+        () => boardCardQuery(db, dialect, teamId, sql.ref<string>('p.phase'), filters, 0, limit, now).as('c'),
+        (join) => join.onTrue(),
+      )
+      .selectAll('c')
+      .select(sql<number>`p.k - 1`.as('board_column'))
+      .orderBy('p.k')
+      .orderBy('c.value_cents', sortOrder(dialect, { field: 'value', direction: 'desc' }, true))
+      .orderBy('c.id', 'desc');
+  }
   const [first, ...rest] = phases.map((phase, i) =>
     db
       .selectFrom(boardCardQuery(db, dialect, teamId, phase, filters, 0, limit, now).as('c'))
@@ -280,6 +306,10 @@ const activeColumnsCards = compiledQueryFamily(
       boardColumnsQuery(db, key.split('_')[0] as DialectName, teamId, ACTIVE, limit, now, names),
 );
 
+const activeColumnsCardsPg = compiledQuery('deals_board_postgres', (db: DbExecutor, teamId: string, limit: number, now: string, phases: string[]) =>
+  boardColumnsQuery(db, 'postgres', teamId, ACTIVE, limit, now, phases),
+);
+
 export async function boardColumnsCards(
   db: DbExecutor,
   dialect: DialectName,
@@ -291,7 +321,9 @@ export async function boardColumnsCards(
 ): Promise<Array<DealCardRow & { board_column: number }>> {
   if (phases.length === 0) return [];
   const rows = onlyActiveFilter(filters)
-    ? await activeColumnsCards(`${dialect}_${phases.length}`).execute(db, teamId, limit, now, ...phases)
+    ? dialect === 'postgres'
+      ? await activeColumnsCardsPg.execute(db, teamId, limit, now, phases)
+      : await activeColumnsCards(`${dialect}_${phases.length}`).execute(db, teamId, limit, now, ...phases)
     : await boardColumnsQuery(db, dialect, teamId, filters, limit, now, phases).execute();
   for (const row of rows) row.board_column = Number(row.board_column);
   return rows;
