@@ -1,6 +1,7 @@
 import type { DbExecutor, Trx } from '../../storage/executor.js';
 import type { SelectQueryBuilder } from 'kysely';
 import { compiledQuery } from '../../storage/compiled-query.js';
+import type { CommittedReader } from '../../storage/committed-reader.js';
 import type { ClientRow, ClientUpdate, Database, NewClientRow } from '../../storage/database.js';
 import type { Page, Sort } from '../shared/list-query.js';
 import { normalizeTaxId } from '../shared/tax-id.js';
@@ -36,9 +37,15 @@ const clientByIdWithAuthEpoch = compiledQuery('client_by_id_auth_epoch', (db: Db
     .select('e.n as auth_epoch'),
 );
 
-/** The same read, with the auth_epoch counter of its snapshot: one round trip confirms a cached authentication too (PostgreSQL). */
-export const findClientWithAuthEpoch = async (db: DbExecutor, teamId: string, id: string) =>
-  splitAuthEpoch<ClientRow>(await clientByIdWithAuthEpoch.executeTakeFirst(db, teamId, id));
+/**
+ * The same read, with the auth_epoch counter of its snapshot: it confirms a cached authentication too.
+ * PostgreSQL: one round trip. SQLite (`committed`): one synchronous read on the read-only connection, so
+ * the record and the counter come from one committed snapshot, never from an open group-commit batch.
+ */
+export const findClientWithAuthEpoch = async (db: DbExecutor, teamId: string, id: string, committed?: CommittedReader) =>
+  splitAuthEpoch<ClientRow>(
+    committed ? clientByIdWithAuthEpoch.takeFirstCommitted(committed, db, teamId, id) : await clientByIdWithAuthEpoch.executeTakeFirst(db, teamId, id),
+  );
 
 /** The same, row-locked until the transaction ends (PostgreSQL). */
 export const findClientForUpdate = (trx: Trx, teamId: string, id: string) =>

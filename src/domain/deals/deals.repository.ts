@@ -1,6 +1,7 @@
 import type { DbExecutor, Trx } from '../../storage/executor.js';
 import { sql, type Expression, type SelectQueryBuilder } from 'kysely';
 import { compiledQuery, compiledQueryFamily } from '../../storage/compiled-query.js';
+import type { CommittedReader } from '../../storage/committed-reader.js';
 import type { Database, DealUpdate, NewDealRow } from '../../storage/database.js';
 import type { Page, Sort } from '../shared/list-query.js';
 import type { DialectName } from '../../storage/dialect.js';
@@ -60,9 +61,15 @@ const dealByIdWithAuthEpoch = compiledQuery('deal_by_id_auth_epoch', (db: DbExec
     .select(['clients.name as client_name', 'e.n as auth_epoch']),
 );
 
-/** The same read, with the auth_epoch counter of its snapshot: one round trip confirms a cached authentication too (PostgreSQL). */
-export const findDealWithAuthEpoch = async (db: DbExecutor, teamId: string, id: string) =>
-  splitAuthEpoch<DealRowWithClient>(await dealByIdWithAuthEpoch.executeTakeFirst(db, teamId, id));
+/**
+ * The same read, with the auth_epoch counter of its snapshot: it confirms a cached authentication too.
+ * PostgreSQL: one round trip. SQLite (`committed`): one synchronous read on the read-only connection, so
+ * the record and the counter come from one committed snapshot, never from an open group-commit batch.
+ */
+export const findDealWithAuthEpoch = async (db: DbExecutor, teamId: string, id: string, committed?: CommittedReader) =>
+  splitAuthEpoch<DealRowWithClient>(
+    committed ? dealByIdWithAuthEpoch.takeFirstCommitted(committed, db, teamId, id) : await dealByIdWithAuthEpoch.executeTakeFirst(db, teamId, id),
+  );
 
 /** The same, row-locked until the transaction ends (PostgreSQL), so concurrent updates compute their changes from the row they replace. */
 export async function findDealForUpdate(trx: Trx, teamId: string, id: string): Promise<DealRowWithClient | undefined> {

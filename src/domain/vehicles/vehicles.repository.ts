@@ -1,5 +1,6 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
 import { compiledQuery, compiledQueryFamily } from '../../storage/compiled-query.js';
+import type { CommittedReader } from '../../storage/committed-reader.js';
 import type { Database, NewVehicleRow, VehicleRow, VehicleUpdate } from '../../storage/database.js';
 import type { DialectName } from '../../storage/dialect.js';
 import type { DbExecutor, Trx } from '../../storage/executor.js';
@@ -53,9 +54,15 @@ const vehicleByIdWithAuthEpoch = compiledQuery('vehicle_by_id_auth_epoch', (db: 
     .select('e.n as auth_epoch'),
 );
 
-/** The same read, with the auth_epoch counter of its snapshot: one round trip confirms a cached authentication too (PostgreSQL). */
-export const findVehicleWithAuthEpoch = async (db: DbExecutor, teamId: string, id: string) =>
-  splitAuthEpoch<VehicleRow>(await vehicleByIdWithAuthEpoch.executeTakeFirst(db, teamId, id));
+/**
+ * The same read, with the auth_epoch counter of its snapshot: it confirms a cached authentication too.
+ * PostgreSQL: one round trip. SQLite (`committed`): one synchronous read on the read-only connection, so
+ * the record and the counter come from one committed snapshot, never from an open group-commit batch.
+ */
+export const findVehicleWithAuthEpoch = async (db: DbExecutor, teamId: string, id: string, committed?: CommittedReader) =>
+  splitAuthEpoch<VehicleRow>(
+    committed ? vehicleByIdWithAuthEpoch.takeFirstCommitted(committed, db, teamId, id) : await vehicleByIdWithAuthEpoch.executeTakeFirst(db, teamId, id),
+  );
 
 /** The same, row-locked until the transaction ends (PostgreSQL). */
 export const findVehicleForUpdate = (trx: Trx, teamId: string, id: string): Promise<VehicleRow | undefined> =>
