@@ -176,7 +176,7 @@ export function createDealsService(db: Db, { clock }: { clock: Clock }) {
           updated_at: now,
         };
         await repo.insertDeal(trx, row);
-        const deal = toDealView({ ...(row as Parameters<typeof toDealView>[0]), client_name: client?.name ?? null });
+        const deal = toDealView({ ...(row as Omit<Parameters<typeof toDealView>[0], 'client_name'>), client_name: client?.name ?? null });
         await recordEvents(trx, teamId, [{ type: 'deal.created', object: deal, previous: null }], now);
         await options.inTransaction?.(trx, deal);
         return deal;
