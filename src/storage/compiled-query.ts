@@ -86,3 +86,20 @@ export function compiledQuery<DB, A extends unknown[], O>(name: string, build: (
     },
   };
 }
+
+/**
+ * compiledQuery for a query whose SQL depends on a key (the dialect, the number of a board's
+ * phases): `build(key)` gives the query of that key, compiled once per key on first use. What
+ * shapes the SQL goes in the key, never in the arguments, which stay bound values only.
+ */
+export function compiledQueryFamily<K extends string, DB, A extends unknown[], O>(
+  name: string,
+  build: (key: K) => (db: Kysely<DB>, ...args: A) => Compilable<O>,
+): (key: K) => CompiledQueryRunner<DB, A, O> {
+  const runners = new Map<K, CompiledQueryRunner<DB, A, O>>();
+  return (key) => {
+    let runner = runners.get(key);
+    if (!runner) runners.set(key, (runner = compiledQuery(`${name}_${key}`, build(key))));
+    return runner;
+  };
+}

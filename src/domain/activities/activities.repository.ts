@@ -90,21 +90,6 @@ export async function listActivities(
   return { rows, total: Number(count.total) };
 }
 
-/** Which of `dealIds` have an open activity due before `now` (the board's overdue marker; activities_team_deal_idx). */
-export async function dealsWithOverdueActivity(db: DbExecutor, teamId: string, dealIds: string[], now: string): Promise<Set<string>> {
-  if (dealIds.length === 0) return new Set();
-  const rows = await db
-    .selectFrom('activities')
-    .select('deal_id')
-    .distinct()
-    .where('team_id', '=', teamId)
-    .where('deal_id', 'in', dealIds)
-    .where('status', 'in', ['pending', 'in_progress'])
-    .where('due_at', '<', now)
-    .execute();
-  return new Set(rows.map((r) => r.deal_id!));
-}
-
 /** How many of the team's activities are open and past their due time (activities_team_status_due_idx). */
 export async function countOverdueActivities(db: DbExecutor, teamId: string, now: string): Promise<number> {
   const row = await db

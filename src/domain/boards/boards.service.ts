@@ -1,14 +1,26 @@
 import type { Db } from '../../storage/db.js';
-import { dealsWithOverdueActivity } from '../activities/activities.repository.js';
-import { toDealView } from '../deals/deals.mapper.js';
-import { boardColumnDeals, boardDealTotals, dealTotalsChangedBetween, type DealFilters } from '../deals/deals.repository.js';
+import { toApiTimestamp } from '../shared/time.js';
+import {
+  boardColumnCards,
+  boardColumnsCards,
+  boardDealTotals,
+  dealTotalsChangedBetween,
+  type DealCardRow,
+  type DealFilters,
+} from '../deals/deals.repository.js';
 import { countOverdueActivities } from '../activities/activities.repository.js';
 import { overdueReceivables } from '../financial/financial.repository.js';
 import { eventsAfter, findTeamEvent, newestEvent } from '../events/events.repository.js';
 import { listDealPhases, listVehiclePhases } from '../phases/phases.repository.js';
 import { foldText } from '../shared/text-search.js';
-import { toVehicleView } from '../vehicles/vehicles.mapper.js';
-import { boardColumnVehicles, boardVehicleCounts, stockAge, type VehicleFilters } from '../vehicles/vehicles.repository.js';
+import {
+  boardColumnCards as boardColumnVehicleCards,
+  boardColumnsCards as boardColumnsVehicleCards,
+  boardVehicleCounts,
+  stockAge,
+  type VehicleCardRow,
+  type VehicleFilters,
+} from '../vehicles/vehicles.repository.js';
 import { isoNow, type Clock } from '../shared/clock.js';
 import { MAX_LIMIT } from '../shared/list-query.js';
 import { fromCents } from '../shared/money.js';
@@ -119,46 +131,24 @@ export function createBoardsService(db: Db, { clock }: { clock: Clock }) {
   const k = db.kysely;
   const dealFilters = (f: DealBoardFilters): DealFilters => ({ ...f, status: 'ativo' });
 
-  /** The team's people by id (a small table), for the cards' responsible. */
-  async function peopleById(teamId: string): Promise<Map<string, string>> {
-    return new Map((await listUsers(k, teamId)).map((u) => [u.id, u.name]));
-  }
+  /** A deals board card from its row (boardCardQuery: client, responsible's name and overdue mark in the same row), as toDealView maps the same columns. */
+  const toCard = (row: DealCardRow): DealCard => ({
+    id: row.id,
+    title: row.title,
+    value: fromCents(row.value_cents),
+    currency: 'BRL',
+    priority: row.priority,
+    phase: row.phase,
+    status: row.status,
+    client: row.client_id && row.client_name !== null ? { id: row.client_id, name: row.client_name } : null,
+    // An integrator may name a responsible that is not one of the team's people: shown by its id.
+    responsible: row.responsible_id === null ? null : { id: row.responsible_id, name: row.responsible_name ?? row.responsible_id },
+    has_overdue_activity: Boolean(row.has_overdue_activity),
+    updated_at: toApiTimestamp(row.updated_at),
+  });
 
-  /** One page of a column: its rows and whether more follow. */
-  async function columnPage(teamId: string, phase: string, filters: DealBoardFilters, offset: number, limit: number) {
-    const rows = await boardColumnDeals(k, db.dialect, teamId, phase, dealFilters(filters), offset, limit + 1);
-    return { page: rows.slice(0, limit), has_more: rows.length > limit };
-  }
-
-  /** Cards of pages read together: the overdue-activity marks of all of them in one query. */
-  async function cardsOf(teamId: string, pages: Array<Awaited<ReturnType<typeof columnPage>>>, people: Map<string, string>) {
-    const overdue = await dealsWithOverdueActivity(
-      k,
-      teamId,
-      pages.flatMap((p) => p.page.map((r) => r.id)),
-      isoNow(clock),
-    );
-    return pages.map(({ page, has_more }) => ({
-      has_more,
-      items: page.map((row): DealCard => {
-        const deal = toDealView(row);
-        return {
-          id: deal.id,
-          title: deal.title,
-          value: deal.value,
-          currency: deal.currency,
-          priority: deal.priority,
-          phase: deal.phase,
-          status: deal.status,
-          client: deal.client,
-          // An integrator may name a responsible that is not one of the team's people: shown by its id.
-          responsible: deal.responsible_id === null ? null : { id: deal.responsible_id, name: people.get(deal.responsible_id) ?? deal.responsible_id },
-          has_overdue_activity: overdue.has(deal.id),
-          updated_at: deal.updated_at,
-        };
-      }),
-    }));
-  }
+  /** A page read with one row more than shown: its cards and whether more follow. */
+  const cardPage = (rows: DealCardRow[], limit: number) => ({ has_more: rows.length > limit, items: rows.slice(0, limit).map(toCard) });
 
   const vehicleFilters = (f: VehicleBoardFilters): VehicleFilters => ({
     status: 'ativo',
@@ -167,28 +157,30 @@ export function createBoardsService(db: Db, { clock }: { clock: Clock }) {
     brandKey: f.brand === undefined ? undefined : foldText(f.brand),
   });
 
-  async function vehicleCards(teamId: string, phase: string, filters: VehicleBoardFilters, offset: number, limit: number) {
-    const rows = await boardColumnVehicles(k, db.dialect, teamId, phase, vehicleFilters(filters), offset, limit + 1);
-    const now = clock.now();
-    const items: VehicleCard[] = rows.slice(0, limit).map((row) => {
-      const v = toVehicleView(row);
-      return {
-        id: v.id,
-        title: v.title,
-        brand: v.brand,
-        model: v.model,
-        price: v.price,
-        plate: v.plate,
-        model_year: v.model_year,
-        mileage: v.mileage,
-        phase: v.phase,
-        status: v.status,
-        days_in_stock: daysInStock(v.created_at, now),
-        created_at: v.created_at,
-      };
-    });
-    return { items, has_more: rows.length > limit };
-  }
+  /** A vehicle board card from its row, as toVehicleView maps the same columns. */
+  const toVehicleCard = (row: VehicleCardRow, now: Date): VehicleCard => {
+    const createdAt = toApiTimestamp(row.created_at);
+    return {
+      id: row.id,
+      title: row.title,
+      brand: row.brand,
+      model: row.model,
+      price: fromCents(row.price_cents === null ? null : Number(row.price_cents)),
+      plate: row.plate,
+      model_year: row.model_year,
+      mileage: row.mileage,
+      phase: row.phase,
+      status: row.status,
+      days_in_stock: daysInStock(createdAt, now),
+      created_at: createdAt,
+    };
+  };
+
+  /** A page read with one row more than shown: its cards and whether more follow. */
+  const vehiclePage = (rows: VehicleCardRow[], limit: number, now: Date) => ({
+    items: rows.slice(0, limit).map((row) => toVehicleCard(row, now)),
+    has_more: rows.length > limit,
+  });
 
   return {
     /** The service clock's now (the panel's today, overdue and due-soon marks). */
@@ -203,44 +195,47 @@ export function createBoardsService(db: Db, { clock }: { clock: Clock }) {
       const limit = Math.min(perColumn, MAX_LIMIT);
       const [phases, counts] = await Promise.all([listVehiclePhases(k, teamId), boardVehicleCounts(k, db.dialect, teamId, vehicleFilters(filters))]);
       const byPhase = new Map(counts.map((c) => [c.phase, c.count]));
-      const columns = await Promise.all(
-        phases.map(async (phase) => ({
-          phase: phase.name,
-          count: byPhase.get(phase.name) ?? 0,
-          ...(byPhase.has(phase.name) ? await vehicleCards(teamId, phase.name, filters, 0, limit) : { items: [], has_more: false }),
-        })),
-      );
+      // The first pages of every column in one statement (an empty column is not read).
+      const read = phases.filter((p) => byPhase.has(p.name)).map((p) => p.name);
+      const rows = await boardColumnsVehicleCards(k, db.dialect, teamId, read, vehicleFilters(filters), limit + 1);
+      const rowsOf = new Map<string, VehicleCardRow[]>(read.map((phase) => [phase, []]));
+      for (const row of rows) rowsOf.get(read[row.board_column]!)!.push(row);
+      const now = clock.now();
+      const columns = phases.map((phase) => ({
+        phase: phase.name,
+        count: byPhase.get(phase.name) ?? 0,
+        ...vehiclePage(rowsOf.get(phase.name) ?? [], limit, now),
+      }));
       return { columns };
     },
 
     async vehiclesColumn(teamId: string, phase: string, filters: VehicleBoardFilters, offset: number, limit: number) {
-      return vehicleCards(teamId, phase, filters, offset, Math.min(limit, MAX_LIMIT));
+      const shown = Math.min(limit, MAX_LIMIT);
+      return vehiclePage(await boardColumnVehicleCards(k, db.dialect, teamId, phase, vehicleFilters(filters), offset, shown + 1), shown, clock.now());
     },
 
     async dealsBoard(teamId: string, filters: DealBoardFilters, perColumn: number): Promise<{ columns: DealColumn[] }> {
       const limit = Math.min(perColumn, MAX_LIMIT);
-      const [phases, totals, people] = await Promise.all([
-        listDealPhases(k, teamId),
-        boardDealTotals(k, db.dialect, teamId, dealFilters(filters)),
-        peopleById(teamId),
-      ]);
+      const [phases, totals] = await Promise.all([listDealPhases(k, teamId), boardDealTotals(k, db.dialect, teamId, dealFilters(filters))]);
       const byPhase = new Map(totals.map((t) => [t.phase, t]));
-      const empty = Promise.resolve({ page: [], has_more: false });
-      const pages = await Promise.all(phases.map((phase) => (byPhase.has(phase.name) ? columnPage(teamId, phase.name, filters, 0, limit) : empty)));
-      const cards = await cardsOf(teamId, pages, people);
-      const columns = phases.map((phase, i) => ({
+      // The first pages of every column with cards, in one statement (an empty column is not read).
+      const read = phases.filter((p) => byPhase.has(p.name)).map((p) => p.name);
+      const rows = await boardColumnsCards(k, db.dialect, teamId, read, dealFilters(filters), limit + 1, isoNow(clock));
+      const rowsOf = new Map<string, DealCardRow[]>(read.map((phase) => [phase, []]));
+      for (const row of rows) rowsOf.get(read[row.board_column]!)!.push(row);
+      const columns = phases.map((phase) => ({
         phase: phase.name,
         probability: phase.probability ?? 0,
         count: byPhase.get(phase.name)?.count ?? 0,
         total_value: fromCents(byPhase.get(phase.name)?.value_cents ?? 0) ?? 0,
-        ...cards[i]!,
+        ...cardPage(rowsOf.get(phase.name) ?? [], limit),
       }));
       return { columns };
     },
 
     async dealsColumn(teamId: string, phase: string, filters: DealBoardFilters, offset: number, limit: number) {
-      const [page, people] = await Promise.all([columnPage(teamId, phase, filters, offset, Math.min(limit, MAX_LIMIT)), peopleById(teamId)]);
-      return (await cardsOf(teamId, [page], people))[0]!;
+      const shown = Math.min(limit, MAX_LIMIT);
+      return cardPage(await boardColumnCards(k, db.dialect, teamId, phase, dealFilters(filters), offset, shown + 1, isoNow(clock)), shown);
     },
 
     /**

@@ -1,6 +1,6 @@
 import type { DbExecutor, Trx } from '../../storage/executor.js';
-import { sql, type SelectQueryBuilder } from 'kysely';
-import { compiledQuery } from '../../storage/compiled-query.js';
+import { sql, type Expression, type SelectQueryBuilder } from 'kysely';
+import { compiledQuery, compiledQueryFamily } from '../../storage/compiled-query.js';
 import type { CommittedReader } from '../../storage/committed-reader.js';
 import type { Database, DealRow, DealUpdate, NewDealRow } from '../../storage/database.js';
 import type { Page, Sort } from '../shared/list-query.js';
@@ -211,21 +211,170 @@ export async function listDeals(
   return pageAndTotal(searchDrives, page, pageRows, total);
 }
 
+/** The columns a deals board card shows (boards.service.ts toCard): a page reads these, never whole rows. */
+const CARD_COLUMNS = [
+  'deals.id',
+  'deals.title',
+  'deals.value_cents',
+  'deals.priority',
+  'deals.phase',
+  'deals.status',
+  'deals.client_id',
+  'deals.responsible_id',
+  'deals.updated_at',
+] as const;
+
+/** A card of the deals board: its deal's columns, its client's and its responsible's names and whether it has an overdue activity. */
+export type DealCardRow = Pick<
+  DealRowWithClient,
+  'id' | 'title' | 'value_cents' | 'priority' | 'phase' | 'status' | 'client_id' | 'responsible_id' | 'updated_at' | 'client_name'
+> & {
+  /** Null when the responsible is not one of the team's people (an integrator may name any id). */
+  responsible_name: string | null;
+  /** An open activity (pending or in progress) of the deal due before `now` (1/0 on SQLite, a boolean on PostgreSQL). */
+  has_overdue_activity: number | boolean;
+};
+
 /**
- * One column of the deals board: a page of the team's deals in `phase` (status and the other filters
- * as given), most valuable first. Read in order from deals_team_phase_value_idx (team, phase, value,
- * id, status): `limit + 1` rows tell whether there are more, no count of the column is needed.
+ * One column of the deals board as cards: a page of the team's deals in `phase` (status and the
+ * other filters as given), most valuable first, read in order from deals_team_phase_value_idx (team,
+ * phase, value, id, status): `limit + 1` rows tell whether there are more, no count of the column is
+ * needed. Each card comes with its client's name, its responsible's name (users, by the team and the
+ * id as text: responsible_id is free text, users.id a uuid on PostgreSQL) and an EXISTS probe of
+ * activities_team_deal_idx, so the cards need no other read.
  */
-export function boardColumnQuery(db: DbExecutor, dialect: DialectName, teamId: string, phase: string, filters: DealFilters, offset: number, limit: number) {
+export function boardCardQuery(
+  db: DbExecutor,
+  dialect: DialectName,
+  teamId: string,
+  phase: string | Expression<string>,
+  filters: DealFilters,
+  offset: number,
+  limit: number,
+  now: string,
+) {
   const sort = { field: 'value', direction: 'desc' } as const;
-  return applyFilters(withClient(db), dialect, teamId, { ...filters, phase })
+  const userId = dialect === 'postgres' ? sql<string>`${sql.ref('users.id')}::text` : sql<string>`${sql.ref('users.id')}`;
+  const withClient = db
+    .selectFrom('deals')
+    .leftJoin('clients', (join) => join.onRef('clients.id', '=', 'deals.client_id').onRef('clients.team_id', '=', 'deals.team_id'));
+  return applyFilters(withClient, dialect, teamId, { ...filters, phase: undefined })
+    .where('deals.phase', '=', phase)
+    .leftJoin('users', (join) => join.onRef('users.team_id', '=', 'deals.team_id').on(userId, '=', sql.ref('deals.responsible_id')))
+    .select((eb) => [
+      ...CARD_COLUMNS,
+      'clients.name as client_name',
+      'users.name as responsible_name',
+      eb
+        .exists(
+          eb
+            .selectFrom('activities')
+            .select(sql.lit(1).as('one'))
+            .where('activities.team_id', '=', teamId)
+            .whereRef('activities.deal_id', '=', 'deals.id')
+            .where('activities.status', 'in', ['pending', 'in_progress'])
+            .where('activities.due_at', '<', now),
+        )
+        .as('has_overdue_activity'),
+    ])
     .orderBy(SORT_COLUMNS.value, sortOrder(dialect, sort, true))
     .orderBy('deals.id', 'desc')
     .limit(limit)
     .offset(offset);
 }
 
-export const boardColumnDeals = (...args: Parameters<typeof boardColumnQuery>): Promise<DealRowWithClient[]> => boardColumnQuery(...args).execute();
+/** The board's own filter only: its statements are built and compiled once (storage/compiled-query.ts). */
+const ACTIVE: DealFilters = { status: 'ativo' };
+
+const activeColumnCards = compiledQueryFamily(
+  'deals_board_column',
+  (dialect: DialectName) => (db: DbExecutor, teamId: string, phase: string, offset: number, limit: number, now: string) =>
+    boardCardQuery(db, dialect, teamId, phase, ACTIVE, offset, limit, now),
+);
+
+/** One page of one column of the deals board, as cards (the column's "carregar mais"): one statement. */
+export const boardColumnCards = (
+  db: DbExecutor,
+  dialect: DialectName,
+  teamId: string,
+  phase: string,
+  filters: DealFilters,
+  offset: number,
+  limit: number,
+  now: string,
+): Promise<DealCardRow[]> =>
+  onlyActiveFilter(filters)
+    ? activeColumnCards(dialect).execute(db, teamId, phase, offset, limit, now)
+    : boardCardQuery(db, dialect, teamId, phase, filters, offset, limit, now).execute();
+
+/**
+ * The first `limit` cards of several columns of the deals board in ONE statement: per phase the
+ * column's own query (boardCardQuery, stopped after `limit` rows of the phase index), the branches
+ * joined by UNION ALL, so a board is one round trip instead of one per column. `board_column` is the
+ * phase's index in `phases`; the rows come column by column, each in the column's order (the outer
+ * ORDER BY sorts at most `limit` rows per column, never the team).
+ */
+function boardColumnsQuery(db: DbExecutor, dialect: DialectName, teamId: string, filters: DealFilters, limit: number, now: string, phases: string[]) {
+  if (dialect === 'postgres') {
+    // PostgreSQL: the phases as one array, each column a LATERAL page of the same subquery, so the
+    // statement is planned once per column shape (not once per branch) and is the same for any number
+    // of phases (planning a 5-branch UNION cost more than running it).
+    return db
+      .selectFrom(sql<{ phase: string; k: number }>`(select * from unnest(${phases}::text[]) with ordinality as t(phase, k))`.as('p'))
+      .innerJoinLateral(
+        () => boardCardQuery(db, dialect, teamId, sql.ref<string>('p.phase'), filters, 0, limit, now).as('c'),
+        (join) => join.onTrue(),
+      )
+      .selectAll('c')
+      .select(sql<number>`p.k - 1`.as('board_column'))
+      .orderBy('p.k')
+      .orderBy('c.value_cents', sortOrder(dialect, { field: 'value', direction: 'desc' }, true))
+      .orderBy('c.id', 'desc');
+  }
+  const [first, ...rest] = phases.map((phase, i) =>
+    db
+      .selectFrom(boardCardQuery(db, dialect, teamId, phase, filters, 0, limit, now).as('c'))
+      .selectAll('c')
+      .select(sql.lit(i).as('board_column')),
+  );
+  const sort = { field: 'value', direction: 'desc' } as const;
+  return rest
+    .reduce((union, branch) => union.unionAll(branch), first!)
+    .orderBy('board_column')
+    .orderBy('value_cents', sortOrder(dialect, sort, true))
+    .orderBy('id', 'desc');
+}
+
+// Unfiltered boards: one compiled statement per dialect and number of phases (the phases are bound values).
+const activeColumnsCards = compiledQueryFamily(
+  'deals_board',
+  (key: `${DialectName}_${number}`) =>
+    (db: DbExecutor, teamId: string, limit: number, now: string, ...names: string[]) =>
+      boardColumnsQuery(db, key.split('_')[0] as DialectName, teamId, ACTIVE, limit, now, names),
+);
+
+const activeColumnsCardsPg = compiledQuery('deals_board_postgres', (db: DbExecutor, teamId: string, limit: number, now: string, phases: string[]) =>
+  boardColumnsQuery(db, 'postgres', teamId, ACTIVE, limit, now, phases),
+);
+
+export async function boardColumnsCards(
+  db: DbExecutor,
+  dialect: DialectName,
+  teamId: string,
+  phases: string[],
+  filters: DealFilters,
+  limit: number,
+  now: string,
+): Promise<Array<DealCardRow & { board_column: number }>> {
+  if (phases.length === 0) return [];
+  const rows = onlyActiveFilter(filters)
+    ? dialect === 'postgres'
+      ? await activeColumnsCardsPg.execute(db, teamId, limit, now, phases)
+      : await activeColumnsCards(`${dialect}_${phases.length}`).execute(db, teamId, limit, now, ...phases)
+    : await boardColumnsQuery(db, dialect, teamId, filters, limit, now, phases).execute();
+  for (const row of rows) row.board_column = Number(row.board_column);
+  return rows;
+}
 
 /** Count and summed value of the team's deals per phase (filters as given): one grouped read of the (team, phase, value, status) index. */
 export async function boardDealTotals(

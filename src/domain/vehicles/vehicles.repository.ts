@@ -1,5 +1,5 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
-import { compiledQuery } from '../../storage/compiled-query.js';
+import { compiledQuery, compiledQueryFamily } from '../../storage/compiled-query.js';
 import type { CommittedReader } from '../../storage/committed-reader.js';
 import type { Database, NewVehicleRow, VehicleRow, VehicleUpdate } from '../../storage/database.js';
 import type { DialectName } from '../../storage/dialect.js';
@@ -317,18 +317,96 @@ export async function listVehicles(db: DbExecutor, dialect: DialectName, teamId:
   return pageAndTotal(searchDrives, page, pageRows, total);
 }
 
+/** The columns a vehicle board card shows (boards.service.ts): a page reads these, never whole rows. */
+const CARD_COLUMNS = [
+  'vehicles.id',
+  'vehicles.title',
+  'vehicles.brand',
+  'vehicles.model',
+  'vehicles.price_cents',
+  'vehicles.plate',
+  'vehicles.model_year',
+  'vehicles.mileage',
+  'vehicles.phase',
+  'vehicles.status',
+  'vehicles.created_at',
+] as const;
+
+export type VehicleCardRow = Pick<
+  VehicleRow,
+  'id' | 'title' | 'brand' | 'model' | 'price_cents' | 'plate' | 'model_year' | 'mileage' | 'phase' | 'status' | 'created_at'
+>;
+
 /**
- * One column of the vehicle board: a page of the team's vehicles in `phase` (filters as given), the
- * longest in stock first. Read in order from vehicles_team_phase_idx (team, phase, created_at, id, status).
+ * One column of the vehicle board as cards: a page of the team's vehicles in `phase` (filters as
+ * given), the longest in stock first. Read in order from vehicles_team_phase_idx (team, phase,
+ * created_at, id, status).
  */
-export const boardColumnQuery = (db: DbExecutor, dialect: DialectName, teamId: string, phase: string, filters: VehicleFilters, offset: number, limit: number) =>
-  applyFilters(db.selectFrom('vehicles').selectAll('vehicles'), dialect, teamId, { ...filters, phase })
+export const boardCardQuery = (db: DbExecutor, dialect: DialectName, teamId: string, phase: string, filters: VehicleFilters, offset: number, limit: number) =>
+  applyFilters(db.selectFrom('vehicles').select(CARD_COLUMNS), dialect, teamId, { ...filters, phase })
     .orderBy('vehicles.created_at', 'asc')
     .orderBy('vehicles.id', 'asc')
     .limit(limit)
     .offset(offset);
 
-export const boardColumnVehicles = (...args: Parameters<typeof boardColumnQuery>): Promise<VehicleRow[]> => boardColumnQuery(...args).execute();
+/** The board's own filter only: its statements are built and compiled once (storage/compiled-query.ts). */
+const ACTIVE: VehicleFilters = { status: 'ativo' };
+
+const activeColumnCards = compiledQueryFamily(
+  'vehicles_board_column',
+  (dialect: DialectName) => (db: DbExecutor, teamId: string, phase: string, offset: number, limit: number) =>
+    boardCardQuery(db, dialect, teamId, phase, ACTIVE, offset, limit),
+);
+
+/** One page of one column of the vehicle board (its "carregar mais"): one statement. */
+export const boardColumnCards = (...args: Parameters<typeof boardCardQuery>): Promise<VehicleCardRow[]> => {
+  const [db, dialect, teamId, phase, filters, offset, limit] = args;
+  return onlyActiveFilter(filters) ? activeColumnCards(dialect).execute(db, teamId, phase, offset, limit) : boardCardQuery(...args).execute();
+};
+
+/**
+ * The first `limit` cards of several columns of the vehicle board in ONE statement: per phase the
+ * column's own query (boardCardQuery, stopped after `limit` rows of the phase index), joined by
+ * UNION ALL. `board_column` is the phase's index in `phases`; rows come column by column, each in the
+ * column's order (the outer ORDER BY sorts at most `limit` rows per column).
+ */
+function boardColumnsQuery(db: DbExecutor, dialect: DialectName, teamId: string, filters: VehicleFilters, limit: number, phases: string[]) {
+  const [first, ...rest] = phases.map((phase, i) =>
+    db
+      .selectFrom(boardCardQuery(db, dialect, teamId, phase, filters, 0, limit).as('c'))
+      .selectAll('c')
+      .select(sql.lit(i).as('board_column')),
+  );
+  return rest
+    .reduce((union, branch) => union.unionAll(branch), first!)
+    .orderBy('board_column')
+    .orderBy('created_at')
+    .orderBy('id');
+}
+
+// Unfiltered boards: one compiled statement per dialect and number of phases (the phases are bound values).
+const activeColumnsCards = compiledQueryFamily(
+  'vehicles_board',
+  (key: `${DialectName}_${number}`) =>
+    (db: DbExecutor, teamId: string, limit: number, ...names: string[]) =>
+      boardColumnsQuery(db, key.split('_')[0] as DialectName, teamId, ACTIVE, limit, names),
+);
+
+export async function boardColumnsCards(
+  db: DbExecutor,
+  dialect: DialectName,
+  teamId: string,
+  phases: string[],
+  filters: VehicleFilters,
+  limit: number,
+): Promise<Array<VehicleCardRow & { board_column: number }>> {
+  if (phases.length === 0) return [];
+  const rows = onlyActiveFilter(filters)
+    ? await activeColumnsCards(`${dialect}_${phases.length}`).execute(db, teamId, limit, ...phases)
+    : await boardColumnsQuery(db, dialect, teamId, filters, limit, phases).execute();
+  for (const row of rows) row.board_column = Number(row.board_column);
+  return rows;
+}
 
 /** Vehicles per phase (filters as given), counted from the phase index. */
 export async function boardVehicleCounts(
