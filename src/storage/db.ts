@@ -15,6 +15,7 @@ import {
 import pg from 'pg';
 import { preparedStatementName } from './compiled-query.js';
 import { GroupCommitDriver, GroupCommitSqliteDialect, type GroupCommitStats } from './group-commit.js';
+import { SAFETY_NET_PAGES, startBackgroundCheckpointer, type BackgroundCheckpointer, type CheckpointResult } from './checkpointer.js';
 import { postgresAuthChanges, sqliteAuthChanges, type AuthChanges } from './auth-changes.js';
 import type { Database } from './database.js';
 import type { DialectName } from './dialect.js';
@@ -31,6 +32,8 @@ export interface Db {
   poolStats?(): PoolStats;
   /** SQLite with group commit: how many COMMITs carried how many transactions (tests, bench). */
   groupCommitStats?(): GroupCommitStats;
+  /** SQLite with background checkpoints: a PASSIVE checkpoint now, on the checkpoint worker's connection (tests). */
+  checkpoint?(): Promise<CheckpointResult>;
 }
 
 export interface PoolStats {
@@ -47,6 +50,17 @@ export interface DbOptions {
    * false (SQLITE_GROUP_COMMIT=off) gives Kysely's own driver, one BEGIN … COMMIT per transaction.
    */
   groupCommit?: boolean;
+  /**
+   * SQLite file: 'background' (SQLITE_CHECKPOINTS, `serve`'s default) checkpoints the WAL from a worker
+   * thread with its own connection, off the request path (storage/checkpointer.ts); 'inline' (the
+   * default here: CLI commands, scripts) keeps SQLite's automatic checkpoint inside the COMMIT that
+   * takes the WAL past 1,000 pages.
+   */
+  checkpoints?: 'background' | 'inline';
+  /** Background checkpoints: milliseconds between them (tests trigger them with `checkpoint()` instead). */
+  checkpointIntervalMs?: number;
+  /** Background checkpoints: the serving connection's safety-net `wal_autocheckpoint` in pages (tests make it small). */
+  safetyNetPages?: number;
 }
 
 export function parseDatabaseUrl(url: string): { dialect: 'sqlite'; path: string } | { dialect: 'postgres'; url: string } {
@@ -143,6 +157,18 @@ export function createDb(url: string, options: DbOptions = {}): Db {
     // 64 MiB of page cache instead of 2: searches and deep pages revisit many pages of large teams
     // (a 5,000-hit search count went from 17.6 to 7.7 ms at 100,000 clients, issue 6).
     database.pragma('cache_size = -65536');
+    let checkpointer: BackgroundCheckpointer | undefined;
+    if (options.checkpoints === 'background' && target.path !== ':memory:') {
+      // SQLite's own checkpoint stays as a safety net only, far above what the worker lets the WAL reach.
+      database.pragma(`wal_autocheckpoint = ${options.safetyNetPages ?? SAFETY_NET_PAGES}`);
+      checkpointer = startBackgroundCheckpointer(target.path, {
+        intervalMs: options.checkpointIntervalMs,
+        // A worker that stopped (it could not open the file, it crashed): back to SQLite's checkpoints in the COMMIT.
+        onFailure: () => {
+          if (database.open) database.pragma('wal_autocheckpoint = 1000');
+        },
+      });
+    }
     const handle = withStatementCache(database);
     const driver = options.groupCommit === false ? undefined : new GroupCommitDriver(database, handle);
     const kysely = new Kysely<Database>({ dialect: driver ? new GroupCommitSqliteDialect(driver) : new SqliteDialect({ database: handle }) });
@@ -152,11 +178,14 @@ export function createDb(url: string, options: DbOptions = {}): Db {
       dialect: 'sqlite',
       authChanges,
       ...(driver ? { groupCommitStats: () => driver.stats() } : {}),
+      ...(checkpointer ? { checkpoint: () => checkpointer.checkpointNow() } : {}),
       ping: async () => {
         await sql`select 1`.execute(kysely);
       },
       close: async () => {
         await authChanges.close();
+        // Before the serving connection: the last connection to close checkpoints the whole WAL and removes it.
+        await checkpointer?.close();
         await kysely.destroy();
       },
     };
