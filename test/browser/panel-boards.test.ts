@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dayIn, endOfDay } from '../../src/domain/shared/time-zone.js';
 import { HAVE_CHROMIUM, CHROMIUM, launchChromium, PANEL_DIST, screenshot, watchPage, type PageWatch } from '../support/browser.js';
 import { DIALECTS } from '../support/dialects.js';
 import type { Caller } from '../support/harness.js';
@@ -93,7 +94,7 @@ for (const dialect of DIALECTS) {
     it('shows one column per phase with count and summed value, and cards with client, value and priority', async () => {
       await card(dragged).waitFor();
       await expect(page.locator('[data-testid="board-column"]').count()).resolves.toBe(5);
-      await expect(column('lead').innerText()).resolves.toMatch(/lead[\s\S]*1[\s\S]*R\$\s84\.900,00/);
+      await expect(column('lead').innerText()).resolves.toMatch(/^Lead[\s\S]*1[\s\S]*R\$\s84\.900,00/);
       await expect(card(dragged).innerText()).resolves.toMatch(/Onix LT para o João[\s\S]*João da Silva[\s\S]*R\$\s84\.900,00[\s\S]*Alta/);
       await shot(page, '20-negocios');
     });
@@ -108,7 +109,7 @@ for (const dialect of DIALECTS) {
       await page.mouse.move(to.x + to.width / 2, to.y + 80, { steps: 12 });
       await page.mouse.up();
       await column('qualificado').locator(`[data-id="${dragged}"]`).waitFor();
-      await page.getByText('Onix LT para o João foi para qualificado.').waitFor();
+      await page.getByText('Onix LT para o João foi para Qualificado.').waitFor();
 
       const saved = await me.get<{ data: { phase: string } }>(`/deals/${dragged}`);
       expect(saved.body.data.phase).toBe('qualificado');
@@ -123,15 +124,15 @@ for (const dialect of DIALECTS) {
       await card(keyed).focus();
       await page.keyboard.press('Space');
       // dnd-kit announces each step in a live region; a person waits for it, so does the test.
-      await page.getByText('HB20 Comfort sobre a coluna proposta.').waitFor({ state: 'attached' });
+      await page.getByText('HB20 Comfort sobre a coluna Proposta.').waitFor({ state: 'attached' });
       // The columns are measured just after the lift; a person's next key comes later than a script's.
       await page.waitForTimeout(400);
       await page.keyboard.press('ArrowRight');
-      await page.getByText('HB20 Comfort sobre a coluna negociacao.').waitFor({ state: 'attached' });
+      await page.getByText('HB20 Comfort sobre a coluna Negociação.').waitFor({ state: 'attached' });
       // The lifted card glides to its new place; a drop before it lands is taken where it was.
       await page.waitForTimeout(400);
       await page.keyboard.press('Space');
-      await page.getByText('HB20 Comfort movido para negociacao.').waitFor({ state: 'attached' });
+      await page.getByText('HB20 Comfort movido para Negociação.').waitFor({ state: 'attached' });
       await column('negociacao').locator(`[data-id="${keyed}"]`).waitFor();
       await expect.poll(async () => (await me.get<{ data: { phase: string } }>(`/deals/${keyed}`)).body.data.phase, { timeout: 5000 }).toBe('negociacao');
     });
@@ -219,7 +220,12 @@ for (const dialect of DIALECTS) {
     });
 
     it('completes an activity of today on the agenda', async () => {
-      const due = new Date(Date.now() + 60 * 60 * 1000);
+      // Due within the hour, yet still today in the store's time zone: a run just before its midnight
+      // (after 23:00 in São Paulo) keeps the activity on today's agenda.
+      const now = rig.clock.now();
+      const zone = await rig.h.services.boards.timeZone(me.teamId);
+      const endOfToday = endOfDay(dayIn(now, zone), zone);
+      const due = new Date(now.getTime() + Math.min(60 * 60 * 1000, (endOfToday.getTime() - now.getTime()) / 2));
       const call = await rig.h.services.activities.create(me.teamId, { type: 'call', title: 'Ligar para o João', due_at: due.toISOString(), deal_id: dragged });
       await rig.h.services.activities.create(me.teamId, {
         type: 'meeting',
@@ -240,7 +246,8 @@ for (const dialect of DIALECTS) {
     });
 
     it('pays a record with a method, and the summary counts it as paid', async () => {
-      const today = new Date().toISOString().slice(0, 10);
+      // The store's today (not UTC's): the summary's default month is the store's.
+      const today = dayIn(rig.clock.now(), await rig.h.services.boards.timeZone(me.teamId));
       await rig.h.services.financial.create(me.teamId, {
         type: 'revenue',
         category: 'comissao',

@@ -1,12 +1,10 @@
-import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM, HAVE_CHROMIUM, launchChromium } from '../support/browser.js';
 import { createHarness, type Caller, type Harness } from '../support/harness.js';
 
-/** Debian's `chromium` package (.ci/run installs it). Without it this file is skipped, not failed. */
-const CHROMIUM = '/usr/bin/chromium';
-const HAVE_CHROMIUM = existsSync(CHROMIUM);
+/* Without Debian's `chromium` package (.ci/run installs it) this file is skipped, not failed. */
 if (!HAVE_CHROMIUM) console.warn(`docs-page.test.ts skipped: ${CHROMIUM} not found (apt-get install chromium; .ci/run does it).`);
 
 const SCREENSHOT = '/tmp/docs-page.png';
@@ -28,19 +26,7 @@ describe.skipIf(!HAVE_CHROMIUM)(`GET /docs in headless Chromium${HAVE_CHROMIUM ?
     await h.app.listen({ port: 0, host: '127.0.0.1' });
     origin = `http://127.0.0.1:${(h.app.server.address() as AddressInfo).port}`;
 
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
     page.on('request', (r) => requests.push(r.url()));
     page.on('console', (m) => {

@@ -13,10 +13,15 @@ export const SCREENSHOTS = join(ROOT, 'test-output', 'screenshots');
 /** The panel's build (root `npm run build`). */
 export const PANEL_DIST = join(ROOT, 'packages', 'panel', 'dist');
 
-/** Headless Chromium that talks to nothing but the pages it is sent to. */
+/**
+ * Headless Chromium that talks to nothing but the pages it is sent to. Its interface language is
+ * Brazilian Portuguese (`LANGUAGE`, with Debian's `chromium-l10n`), so date inputs in screenshots read
+ * dd/mm/aaaa as a store's browser shows them; `--lang` is ignored by headless Chromium.
+ */
 export async function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
+    env: { ...process.env, LANGUAGE: 'pt-BR' },
     args: [
       '--headless',
       '--no-sandbox',

@@ -4,7 +4,7 @@ import { useEffect } from 'react';
 import { Link } from 'react-router';
 import { api } from '../api/client';
 import { useCurrentSession } from '../auth/session';
-import { formatInt, formatMoney } from '../ui/format';
+import { formatInt, formatMoney, phaseLabel } from '../ui/format';
 import { ErrorState, Loading } from '../ui/States';
 
 export interface Dashboard {
@@ -102,7 +102,7 @@ export function HomePage() {
               <ul className="bars" aria-label="Valor em aberto por fase">
                 {d.pipeline.map((p) => (
                   <li key={p.phase}>
-                    <span className="bars-label truncate">{p.phase}</span>
+                    <span className="bars-label truncate">{phaseLabel(p.phase)}</span>
                     <span className="bars-track" aria-hidden>
                       <span className="bars-fill" style={{ width: `${((p.total_value ?? 0) / pipelineMax) * 100}%` }} />
                     </span>
@@ -123,7 +123,7 @@ export function HomePage() {
               <ul className="bars" aria-label="Veículos por fase">
                 {d.stock.map((p) => (
                   <li key={p.phase}>
-                    <span className="bars-label truncate">{p.phase}</span>
+                    <span className="bars-label truncate">{phaseLabel(p.phase)}</span>
                     <span className="bars-track" aria-hidden>
                       <span className="bars-fill alt" style={{ width: `${(p.count / stockMax) * 100}%` }} />
                     </span>

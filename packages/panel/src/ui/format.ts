@@ -62,3 +62,29 @@ export function formatDay(day: string | null | undefined): string {
   const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(day);
   return m ? `${m[3]}/${m[2]}/${m[1]}` : formatDate(day);
 }
+
+/** Display names of the default phases (stored without accents, as the API takes them). */
+const PHASE_LABELS: Record<string, string> = {
+  lead: 'Lead',
+  qualificado: 'Qualificado',
+  proposta: 'Proposta',
+  negociacao: 'Negociação',
+  fechamento: 'Fechamento',
+  entrada: 'Entrada',
+  preparacao: 'Preparação',
+  documentacao: 'Documentação',
+  disponivel: 'Disponível',
+  reservado: 'Reservado',
+};
+
+/**
+ * A phase as the store reads it: the default phases with their accents ("negociacao" → "Negociação"),
+ * any other name with a capital first letter and `_` as a space ("test_drive" → "Test drive").
+ * Only the display changes: the stored name is what the API and every request use.
+ */
+export function phaseLabel(name: string): string {
+  const known = PHASE_LABELS[name];
+  if (known) return known;
+  const spaced = name.replace(/_+/g, ' ').trim();
+  return spaced ? spaced[0]!.toLocaleUpperCase('pt-BR') + spaced.slice(1) : name;
+}

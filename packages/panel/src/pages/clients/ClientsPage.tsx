@@ -7,7 +7,7 @@ import { DEAL_STATUS_LABELS, type Client, type ClientOverview } from '../../api/
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
 import { TextArea, TextField } from '../../ui/Field';
-import { formatDate, formatDateTime, formatDay, formatMoney } from '../../ui/format';
+import { formatDate, formatDateTime, formatDay, formatMoney, phaseLabel } from '../../ui/format';
 import { Alert, EmptyState, ErrorState, Loading } from '../../ui/States';
 import { useToast } from '../../ui/Toasts';
 import { ActivityForm } from '../agenda/AgendaPage';
@@ -336,7 +336,7 @@ export function ClientDetailPage() {
                 <li key={d.id}>
                   <strong>{d.title}</strong>
                   <span className="small muted">
-                    {d.phase} · {DEAL_STATUS_LABELS[d.status]}
+                    {phaseLabel(d.phase)} · {DEAL_STATUS_LABELS[d.status]}
                   </span>
                   <span className="money">{formatMoney(d.value)}</span>
                 </li>

@@ -7,7 +7,7 @@ import { DEAL_STATUS_LABELS, PRIORITY_LABELS, type Deal } from '../../api/record
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
 import { TextField } from '../../ui/Field';
-import { formatDateTime, formatDay, formatMoney } from '../../ui/format';
+import { formatDateTime, formatDay, formatMoney, phaseLabel } from '../../ui/format';
 import { Alert, ErrorState, Loading } from '../../ui/States';
 import { useToast } from '../../ui/Toasts';
 import { ActivityForm } from '../agenda/AgendaPage';
@@ -102,17 +102,17 @@ export function DealDialog({ id, onClose }: { id: string | null; onClose: () => 
                   className="select"
                   value={d.phase}
                   disabled={change.isPending}
-                  onChange={(e) => change.mutate({ body: { phase: e.target.value }, done: `Movido para ${e.target.value}.` })}
+                  onChange={(e) => change.mutate({ body: { phase: e.target.value }, done: `Movido para ${phaseLabel(e.target.value)}.` })}
                 >
                   {phases.data?.map((p) => (
                     <option key={p.name} value={p.name}>
-                      {p.name}
+                      {phaseLabel(p.name)}
                     </option>
                   ))}
                 </select>
               </div>
             ) : (
-              <p className="small muted">Fase: {d.phase}</p>
+              <p className="small muted">Fase: {phaseLabel(d.phase)}</p>
             )}
             {losing ? (
               <form

@@ -6,6 +6,7 @@ import type { Phase } from '../../api/types';
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
 import { SelectField, TextArea, TextField } from '../../ui/Field';
+import { phaseLabel } from '../../ui/format';
 import { Alert } from '../../ui/States';
 import { useToast } from '../../ui/Toasts';
 import { ClientPicker, usePeople } from '../records/shared';
@@ -103,7 +104,7 @@ function DealForm({ onClose, deal, onSaved }: { onClose: () => void; deal?: Deal
             {deal ? null : <option value="">A primeira do funil</option>}
             {phases.data?.map((p) => (
               <option key={p.name} value={p.name}>
-                {p.name}
+                {phaseLabel(p.name)}
               </option>
             ))}
           </SelectField>

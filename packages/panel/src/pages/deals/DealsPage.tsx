@@ -6,7 +6,7 @@ import { PRIORITY_LABELS, type Deal, type DealCard } from '../../api/records';
 import { Button } from '../../ui/Button';
 import { Board } from '../../ui/board/Board';
 import { useBoard } from '../../ui/board/useBoard';
-import { formatMoney } from '../../ui/format';
+import { formatMoney, phaseLabel } from '../../ui/format';
 import { EmptyState, ErrorState, Loading } from '../../ui/States';
 import { Pager, qs, SearchBox, useDebounced, usePeople } from '../records/shared';
 import { DealDialog } from './DealDialog';
@@ -238,7 +238,7 @@ function DealsList({ params, onOpen }: { params: Record<string, string>; onOpen:
                       </button>
                       {d.client ? <div className="small muted">{d.client.name}</div> : null}
                     </td>
-                    <td data-label="Fase">{d.phase}</td>
+                    <td data-label="Fase">{phaseLabel(d.phase)}</td>
                     <td data-label="Valor">{formatMoney(d.value)}</td>
                     <td data-label="Prioridade">
                       <span className={`badge prio-${d.priority}`}>{PRIORITY_LABELS[d.priority]}</span>

@@ -8,7 +8,7 @@ import { Board } from '../../ui/board/Board';
 import { useBoard } from '../../ui/board/useBoard';
 import { Dialog } from '../../ui/Dialog';
 import { SelectField, TextArea, TextField } from '../../ui/Field';
-import { formatDateTime, formatInt, formatMoney } from '../../ui/format';
+import { formatDateTime, formatInt, formatMoney, phaseLabel } from '../../ui/format';
 import { Alert, EmptyState, ErrorState, Loading } from '../../ui/States';
 import { useToast } from '../../ui/Toasts';
 import { ActivityForm } from '../agenda/AgendaPage';
@@ -186,17 +186,17 @@ function VehicleDialog({ id, onClose }: { id: string | null; onClose: () => void
                   className="select"
                   value={v.phase}
                   disabled={change.isPending}
-                  onChange={(e) => change.mutate({ body: { phase: e.target.value }, done: `Movido para ${e.target.value}.` })}
+                  onChange={(e) => change.mutate({ body: { phase: e.target.value }, done: `Movido para ${phaseLabel(e.target.value)}.` })}
                 >
                   {phases.data?.map((p) => (
                     <option key={p.name} value={p.name}>
-                      {p.name}
+                      {phaseLabel(p.name)}
                     </option>
                   ))}
                 </select>
               </div>
             ) : (
-              <p className="small muted">Fase: {v.phase}</p>
+              <p className="small muted">Fase: {phaseLabel(v.phase)}</p>
             )}
             <div className="row">
               {v.status === 'ativo' ? (

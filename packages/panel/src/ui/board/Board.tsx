@@ -18,6 +18,7 @@ import {
 import { useState, type ReactNode } from 'react';
 import type { BoardColumn } from '../../api/records';
 import { Button } from '../Button';
+import { phaseLabel } from '../format';
 
 export interface BoardCard {
   id: string;
@@ -87,8 +88,8 @@ export function Board<C extends BoardCard>(props: BoardProps<C>) {
   };
   const announcements: Announcements = {
     onDragStart: ({ active: a }) => `${titleOf(a.id)} levantado. Use as setas para trocar de coluna, espaço para soltar, Esc para cancelar.`,
-    onDragOver: ({ active: a, over }) => (over ? `${titleOf(a.id)} sobre a coluna ${String(over.id)}.` : `${titleOf(a.id)} fora das colunas.`),
-    onDragEnd: ({ active: a, over }) => (over ? `${titleOf(a.id)} movido para ${String(over.id)}.` : `${titleOf(a.id)} solto fora das colunas.`),
+    onDragOver: ({ active: a, over }) => (over ? `${titleOf(a.id)} sobre a coluna ${phaseLabel(String(over.id))}.` : `${titleOf(a.id)} fora das colunas.`),
+    onDragEnd: ({ active: a, over }) => (over ? `${titleOf(a.id)} movido para ${phaseLabel(String(over.id))}.` : `${titleOf(a.id)} solto fora das colunas.`),
     onDragCancel: ({ active: a }) => `Movimento de ${titleOf(a.id)} cancelado.`,
   };
 
@@ -139,10 +140,16 @@ function Column<C extends BoardCard>({
 }: BoardProps<C> & { column: BoardColumn<C> }) {
   const { setNodeRef, isOver } = useDroppable({ id: column.phase });
   return (
-    <section className={`board-column ${isOver ? 'over' : ''}`} role="listitem" aria-label={column.phase} data-testid="board-column" data-phase={column.phase}>
+    <section
+      className={`board-column ${isOver ? 'over' : ''}`}
+      role="listitem"
+      aria-label={phaseLabel(column.phase)}
+      data-testid="board-column"
+      data-phase={column.phase}
+    >
       <header className="board-column-head">
-        <h2 className="truncate" title={column.phase}>
-          {column.phase}
+        <h2 className="truncate" title={phaseLabel(column.phase)}>
+          {phaseLabel(column.phase)}
         </h2>
         <span className="badge" aria-label={`${column.count} ${column.count === 1 ? noun : `${noun}s`}`}>
           {column.count}

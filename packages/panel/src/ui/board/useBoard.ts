@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, messageOf } from '../../api/client';
 import type { Board, ColumnPage } from '../../api/records';
+import { phaseLabel } from '../format';
 import { useToast } from '../Toasts';
 import type { BoardCard } from './Board';
 
@@ -67,7 +68,7 @@ export function useBoard<C extends BoardCard>({ area, params, valueOf, titleOf, 
       if (before) qc.setQueryData(key, moveInBoard(before, card.id, to, valueOf));
       return { before };
     },
-    onSuccess: (_d, { card, to }) => toast.success(`${titleOf(card)} foi para ${to}.`),
+    onSuccess: (_d, { card, to }) => toast.success(`${titleOf(card)} foi para ${phaseLabel(to)}.`),
     onError: (err, _v, ctx) => {
       if (ctx?.before) qc.setQueryData(key, ctx.before);
       toast.error(err.message);
