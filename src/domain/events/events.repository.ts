@@ -2,6 +2,7 @@ import { PostgresAdapter, sql, type InsertQueryBuilder, type InsertResult, type 
 import type { DbExecutor, Trx } from '../../storage/executor.js';
 import { v7 as uuidv7 } from 'uuid';
 import type { Database, EventRow } from '../../storage/database.js';
+import { compiledQuery } from '../../storage/compiled-query.js';
 import { newId } from '../shared/ids.js';
 import { signalInProcess, DELIVERIES_CHANNEL } from './delivery-signal.js';
 import { subscribes } from './events.mapper.js';
@@ -58,6 +59,30 @@ function deliveryRows(teamId: string, events: EventRow[], hooks: readonly Enable
   );
 }
 
+// The common case (one event, one delivery) as statements built and compiled once (issue 15: Kysely's
+// building was a per-request cost of every write).
+const insertEventStatement = compiledQuery(
+  'insert_event',
+  (db: DbExecutor, id: string, teamId: string, type: string, object: string, previous: string | null, createdAt: string) =>
+    db.insertInto('events').values({ id, team_id: teamId, type, object, previous_attributes: previous, created_at: createdAt }),
+);
+const insertDeliveryStatement = compiledQuery(
+  'insert_delivery',
+  (db: DbExecutor, id: string, teamId: string, webhookId: string, eventId: string, createdAt: string) =>
+    db
+      .insertInto('deliveries')
+      .values({
+        id,
+        team_id: teamId,
+        webhook_id: webhookId,
+        event_id: eventId,
+        status: 'pending',
+        attempts: 0,
+        next_attempt_at: createdAt,
+        created_at: createdAt,
+      }),
+);
+
 /** The team's enabled webhooks. */
 export const enabledHooks = (db: DbExecutor, teamId: string): Promise<EnabledHook[]> =>
   db.selectFrom('webhooks').select(['id', 'events']).where('team_id', '=', teamId).where('status', '=', 'enabled').execute();
@@ -71,10 +96,17 @@ export const enabledHooks = (db: DbExecutor, teamId: string): Promise<EnabledHoo
 export async function recordEvents(trx: Trx, teamId: string, drafts: EventDraft[], createdAt: string, hooks?: readonly EnabledHook[]): Promise<EventRow[]> {
   if (drafts.length === 0) return [];
   const events = eventRows(teamId, drafts, createdAt);
-  await trx.insertInto('events').values(events).execute();
+  if (events.length === 1) {
+    const [e] = events as [EventRow & { created_at: string }];
+    await insertEventStatement.execute(trx, e.id, e.team_id, e.type, e.object, e.previous_attributes, e.created_at);
+  } else await trx.insertInto('events').values(events).execute();
 
   const deliveries = deliveryRows(teamId, events, hooks ?? (await enabledHooks(trx, teamId)), createdAt);
-  if (deliveries.length) {
+  if (deliveries.length === 1 && !onPostgres(trx)) {
+    const [d] = deliveries as [(typeof deliveries)[number]];
+    await insertDeliveryStatement.execute(trx, d.id, d.team_id, d.webhook_id, d.event_id, createdAt);
+    signalInProcess();
+  } else if (deliveries.length) {
     // Wakes the delivery worker once this transaction commits (see delivery-signal.ts).
     const insert = trx.insertInto('deliveries').values(deliveries);
     if (onPostgres(trx)) {
