@@ -69,18 +69,16 @@ const insertEventStatement = compiledQuery(
 const insertDeliveryStatement = compiledQuery(
   'insert_delivery',
   (db: DbExecutor, id: string, teamId: string, webhookId: string, eventId: string, createdAt: string) =>
-    db
-      .insertInto('deliveries')
-      .values({
-        id,
-        team_id: teamId,
-        webhook_id: webhookId,
-        event_id: eventId,
-        status: 'pending',
-        attempts: 0,
-        next_attempt_at: createdAt,
-        created_at: createdAt,
-      }),
+    db.insertInto('deliveries').values({
+      id,
+      team_id: teamId,
+      webhook_id: webhookId,
+      event_id: eventId,
+      status: 'pending',
+      attempts: 0,
+      next_attempt_at: createdAt,
+      created_at: createdAt,
+    }),
 );
 
 /** The team's enabled webhooks. */
