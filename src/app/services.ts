@@ -41,7 +41,12 @@ export function createServices(db: Db, options: ServicesOptions = {}) {
   return {
     clock,
     teams,
-    keys: createApiKeysService(db.kysely, { teams, clock, authChanges: options.authCache === false ? undefined : db.authChanges }),
+    keys: createApiKeysService(db.kysely, {
+      teams,
+      clock,
+      authChanges: options.authCache === false ? undefined : db.authChanges,
+      committedReads: db.committedReader !== undefined,
+    }),
     deals: createDealsService(db, { clock }),
     clients: createClientsService(db, { clock }),
     webhooks: createWebhooksService(db, { teams, clock }),

@@ -113,7 +113,7 @@ export function registerAuth(
     if (token !== undefined && looksLikeApiKey(token)) {
       const hash = hashApiKey(token);
       if (!refused.has(hash)) {
-        const entry = rule.confirmedByRead && reachesHandler(request) ? keys.unconfirmed(token) : null;
+        const entry = rule.confirmedByRead && reachesHandler(request) ? keys.unconfirmed(token, hash) : null;
         if (entry) {
           // Nothing is decided yet (not even 403 or 429, which would rest on an unconfirmed entry): the route's read confirms it first.
           request.pendingAuth = {

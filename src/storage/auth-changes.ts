@@ -1,6 +1,9 @@
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
 import { AUTH_CHANGES_CHANNEL } from './migrations/0008-auth-epoch.js';
+import type { SqliteReadConnection } from './committed-reader.js';
+
+const AUTH_EPOCH_SQL = 'select n from auth_epoch where id = 1';
 
 /**
  * What an in-process cache of authentications (domain/teams/auth-cache.ts) asks the database layer
@@ -39,29 +42,33 @@ export const POSTGRES_MAX_AGE_MS = 5_000;
  * transaction. A committed change by any process is visible to the next read, so a revocation fails
  * on the very next request.
  *
- * It is read on a read-only connection of its own (same file, same process: a one-row read, no
- * round trip). That connection only ever sees committed state, so the counter never goes back down,
- * even while the serving connection has a transaction open: a group-commit batch (group-commit.ts)
- * whose uncommitted bump could still be rolled back, or a write awaiting between its statements. It
- * is never blocked by them either (WAL readers do not wait for the writer), so requests arriving
- * during a batch still use the cache instead of a key lookup that would have to wait for the COMMIT.
+ * It is read on a read-only connection of its own (committed-reader.ts: same file, same process, a
+ * one-row read, no round trip). That connection only ever sees committed state, so the counter never
+ * goes back down, even while the serving connection has a transaction open: a group-commit batch
+ * (group-commit.ts) whose uncommitted bump could still be rolled back, or a write awaiting between its
+ * statements. It is never blocked by them either (WAL readers do not wait for the writer), so
+ * requests arriving during a batch still use the cache instead of a key lookup that would have to
+ * wait for the COMMIT. GET by id reads the counter in its own statement on that same connection
+ * (domain/teams/api-keys.service.ts, `unconfirmed`).
  *
- * `:memory:` databases have no file a second connection could open: there the counter is read on
- * the serving connection, and not at all while it has a transaction open (the answer is then null).
+ * `:memory:` databases have no file a second connection could open (`reader` absent): there the
+ * counter is read on the serving connection, and not at all while it has a transaction open (the
+ * answer is then null).
  */
-export function sqliteAuthChanges(database: SqliteDatabase.Database, path: string): AuthChanges {
-  let reader: SqliteDatabase.Database | undefined;
+export function sqliteAuthChanges(database: SqliteDatabase.Database, reader: SqliteReadConnection | undefined): AuthChanges {
   let statement: SqliteDatabase.Statement | undefined;
-  const separate = path !== ':memory:';
+  let on: SqliteDatabase.Database | undefined;
   return {
     maxAgeMs: SQLITE_MAX_AGE_MS,
     exact: true,
     current() {
       if (!database.open) return null;
-      if (!separate && database.inTransaction) return null;
+      if (!reader && database.inTransaction) return null;
       try {
-        if (separate) reader ??= new SqliteDatabase(path, { readonly: true, fileMustExist: true });
-        statement ??= (reader ?? database).prepare('select n from auth_epoch where id = 1').pluck();
+        const connection = reader ? reader.connection() : database;
+        if (on !== connection) statement = undefined;
+        statement ??= connection.prepare(AUTH_EPOCH_SQL).pluck();
+        on = connection;
         const n = statement.get() as number | bigint | undefined;
         return n === undefined ? null : Number(n);
       } catch {
@@ -72,8 +79,7 @@ export function sqliteAuthChanges(database: SqliteDatabase.Database, path: strin
     },
     close: () => {
       statement = undefined;
-      reader?.close();
-      reader = undefined;
+      on = undefined;
       return Promise.resolve();
     },
   };

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createQueryId, type Compilable, type CompiledQuery, type Kysely } from 'kysely';
+import type { CommittedReader } from './committed-reader.js';
 
 /**
  * A query Kysely builds and compiles once per database, then runs with new parameter values.
@@ -12,6 +13,12 @@ import { createQueryId, type Compilable, type CompiledQuery, type Kysely } from 
 export interface CompiledQueryRunner<DB, A extends unknown[], O> {
   execute(db: Kysely<DB>, ...args: A): Promise<O[]>;
   executeTakeFirst(db: Kysely<DB>, ...args: A): Promise<O | undefined>;
+  /**
+   * SQLite: the first row, read synchronously on the read-only connection that only sees committed
+   * state (committed-reader.ts), outside Kysely's driver. `db` only compiles the query (its dialect);
+   * it must have no plugins (createDb's has none), since nothing here would apply them.
+   */
+  takeFirstCommitted(reader: CommittedReader, db: Kysely<DB>, ...args: A): O | undefined;
 }
 
 interface Template {
@@ -60,5 +67,13 @@ export function compiledQuery<DB, A extends unknown[], O>(name: string, build: (
   return {
     execute,
     executeTakeFirst: async (db, ...args) => (await execute(db, ...args))[0],
+    takeFirstCommitted(reader, db, ...args) {
+      if (db.getExecutor().plugins.length > 0) throw new Error(`compiledQuery '${name}': a Kysely with plugins cannot read through a CommittedReader`);
+      const { compiled, slots } = template(db, args.length);
+      return reader.get<O>(
+        compiled.sql,
+        slots.map((slot, i) => (slot < 0 ? compiled.parameters[i] : args[slot])),
+      );
+    },
   };
 }

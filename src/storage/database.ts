@@ -251,6 +251,16 @@ export interface BoardTotalTable {
   total: number;
 }
 
+/** Vehicles per team, status and price bucket (migration 0011): exact totals of price ranges. */
+export interface VehiclePriceCountTable {
+  team_id: string;
+  status: string;
+  /** floor(price_cents / PRICE_BUCKET_CENTS). */
+  bucket: number;
+  slot: number;
+  n: number;
+}
+
 export interface TeamPreviewTable {
   team_id: string;
   area: string;
@@ -372,6 +382,7 @@ export interface Database {
   scheduled_events: ScheduledEventTable;
   record_counts: RecordCountTable;
   board_totals: BoardTotalTable;
+  vehicle_price_counts: VehiclePriceCountTable;
   idempotency_keys: IdempotencyKeyTable;
   events: EventTable;
   webhooks: WebhookTable;

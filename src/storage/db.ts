@@ -17,6 +17,7 @@ import { preparedStatementName } from './compiled-query.js';
 import { GroupCommitDriver, GroupCommitSqliteDialect, type GroupCommitStats } from './group-commit.js';
 import { SAFETY_NET_PAGES, startBackgroundCheckpointer, type BackgroundCheckpointer, type CheckpointResult } from './checkpointer.js';
 import { postgresAuthChanges, sqliteAuthChanges, type AuthChanges } from './auth-changes.js';
+import { sqliteReadConnection, type CommittedReader } from './committed-reader.js';
 import type { Database } from './database.js';
 import type { DialectName } from './dialect.js';
 
@@ -28,6 +29,12 @@ export interface Db {
   close(): Promise<void>;
   /** Whether a cached authentication is still good, without a round trip (storage/auth-changes.ts). */
   authChanges: AuthChanges;
+  /**
+   * SQLite on a file: a read-only connection of its own that only sees committed state, for reads
+   * that return the auth_epoch counter with their record (GET by id; storage/committed-reader.ts).
+   * Absent on PostgreSQL (every statement there already reads a committed snapshot) and `:memory:`.
+   */
+  committedReader?: CommittedReader;
   /** PostgreSQL pool usage, for metrics (SQLite has one connection and no pool: absent). */
   poolStats?(): PoolStats;
   /** SQLite with group commit: how many COMMITs carried how many transactions (tests, bench). */
@@ -144,6 +151,14 @@ export function withNamedStatements(pool: pg.Pool): PostgresPool {
 // int8 (counts, money in cents) as JS numbers: every value we store is far below 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
+/** Pragmas of every SQLite connection, the serving one and the read-only one (committed-reader.ts). */
+const SHARED_PRAGMAS = [
+  'busy_timeout = 5000',
+  // 64 MiB of page cache instead of 2: searches and deep pages revisit many pages of large teams
+  // (a 5,000-hit search count went from 17.6 to 7.7 ms at 100,000 clients, issue 6).
+  'cache_size = -65536',
+] as const;
+
 export function createDb(url: string, options: DbOptions = {}): Db {
   const target = parseDatabaseUrl(url);
   if (target.dialect === 'sqlite') {
@@ -153,10 +168,7 @@ export function createDb(url: string, options: DbOptions = {}): Db {
     // NORMAL in WAL mode keeps every committed transaction across a killed process (only an OS crash can lose the last ones).
     database.pragma('synchronous = NORMAL');
     database.pragma('foreign_keys = ON');
-    database.pragma('busy_timeout = 5000');
-    // 64 MiB of page cache instead of 2: searches and deep pages revisit many pages of large teams
-    // (a 5,000-hit search count went from 17.6 to 7.7 ms at 100,000 clients, issue 6).
-    database.pragma('cache_size = -65536');
+    for (const pragma of SHARED_PRAGMAS) database.pragma(pragma);
     let checkpointer: BackgroundCheckpointer | undefined;
     if (options.checkpoints === 'background' && target.path !== ':memory:') {
       // SQLite's own checkpoint stays as a safety net only, far above what the worker lets the WAL reach.
@@ -172,11 +184,13 @@ export function createDb(url: string, options: DbOptions = {}): Db {
     const handle = withStatementCache(database);
     const driver = options.groupCommit === false ? undefined : new GroupCommitDriver(database, handle);
     const kysely = new Kysely<Database>({ dialect: driver ? new GroupCommitSqliteDialect(driver) : new SqliteDialect({ database: handle }) });
-    const authChanges = sqliteAuthChanges(database, target.path);
+    const reader = target.path === ':memory:' ? undefined : sqliteReadConnection(target.path, SHARED_PRAGMAS);
+    const authChanges = sqliteAuthChanges(database, reader);
     return {
       kysely,
       dialect: 'sqlite',
       authChanges,
+      ...(reader ? { committedReader: reader } : {}),
       ...(driver ? { groupCommitStats: () => driver.stats() } : {}),
       ...(checkpointer ? { checkpoint: () => checkpointer.checkpointNow() } : {}),
       ping: async () => {
@@ -184,6 +198,7 @@ export function createDb(url: string, options: DbOptions = {}): Db {
       },
       close: async () => {
         await authChanges.close();
+        reader?.close();
         // Before the serving connection: the last connection to close checkpoints the whole WAL and removes it.
         await checkpointer?.close();
         await kysely.destroy();

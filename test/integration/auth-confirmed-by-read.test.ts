@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import pg from 'pg';
+import SqliteDatabase from 'better-sqlite3';
 import { createServices } from '../../src/app/services.js';
 import { createDb, type Db } from '../../src/storage/db.js';
 import { createHarness, type Harness } from '../support/harness.js';
@@ -13,6 +14,8 @@ import { waitUntil } from '../support/wait.js';
  * on its very next request, 401/403 exactly as without the cache, for a record that exists and for
  * one that does not, and the record is never served to it. "Another program" here is a second
  * database handle with services of its own: the app's cache is not cleared by its revocations.
+ * On SQLite the read runs on a read-only connection that only sees committed state, carrying the
+ * counter the same way (storage/committed-reader.ts).
  */
 
 const RESOURCES = ['deals', 'clients', 'vehicles'] as const;
@@ -87,6 +90,42 @@ describe.each(DIALECTS)('%s: GET by id with a cached authentication', (dialect) 
     // Another team's key does not see it.
     const stranger = await h.team();
     expect((await stranger.get(`/${resource}/${ids[resource]}`)).status).toBe(404);
+  });
+});
+
+describe.runIf(DIALECTS.includes('sqlite'))('sqlite: one committed read per GET by id', () => {
+  let h: Harness;
+  afterAll(async () => h?.close());
+
+  it.each(RESOURCES)('%s: a warm GET by id runs one statement, on the read-only connection (record and counter in one snapshot)', async (resource) => {
+    h ??= await createHarness('sqlite');
+    const t = await h.team();
+    const body =
+      resource === 'deals'
+        ? { title: 'Venda Civic 2024' }
+        : resource === 'clients'
+          ? { type: 'PF', name: 'Maria da Silva' }
+          : { title: 'Onix 2020', brand: 'Chevrolet', model: 'Onix' };
+    const created = (await t.post(`/${resource}`, body)).body.data;
+    const probe = new SqliteDatabase(':memory:');
+    const statement = Object.getPrototypeOf(probe.prepare('select 1')) as Record<'get' | 'all' | 'run' | 'iterate', (...args: unknown[]) => unknown>;
+    probe.close();
+    const spies = (['get', 'all', 'run', 'iterate'] as const).map((method) => [method, vi.spyOn(statement, method)] as const);
+    try {
+      const statementsFor = async () => {
+        for (const [, spy] of spies) spy.mockClear();
+        const res = await t.get(`/${resource}/${created.id}`);
+        expect(res.status).toBe(200);
+        expect(res.body.data).toEqual(created);
+        return spies.flatMap(([method, spy]) =>
+          spy.mock.contexts.map((self) => `${method}:${(self as { database: SqliteDatabase.Database }).database.readonly ? 'readonly' : 'serving'}`),
+        );
+      };
+      await waitUntil(async () => (await statementsFor()).length === 1, 10_000, 'a GET by id served from the cache in one statement');
+      for (let i = 0; i < 5; i++) expect(await statementsFor()).toEqual(['get:readonly']);
+    } finally {
+      for (const [, spy] of spies) spy.mockRestore();
+    }
   });
 });
 

@@ -142,6 +142,62 @@ describe.skipIf(!DIALECTS.includes('sqlite'))('group commit through the API (sql
     expect(changes.current()).toBe(before);
   });
 
+  it('a GET by id during a batch holding an uncommitted revocation reads the committed record and counter (without waiting for the COMMIT); the next one after the COMMIT is 401', async () => {
+    const t = await h.team();
+    const id = (await t.post('/deals', { title: 'Negócio lido durante o lote', value: 10 })).body.data.id as string;
+    const extra = await h.services.keys.create({ teamId: t.teamId });
+    const read = () => h.inject({ method: 'GET', url: `/api/v1/deals/${id}`, headers: { authorization: `Bearer ${extra.key}` } });
+    expect((await read()).status).toBe(200);
+    expect((await read()).status).toBe(200);
+
+    const hold = gate();
+    const holding = gate();
+    const revocation = h.testDb.db.kysely
+      .transaction()
+      .execute((trx) => trx.updateTable('api_keys').set({ revoked_at: '2026-11-25T12:00:00.000Z' }).where('id', '=', extra.id).execute());
+    const holder = h.testDb.db.kysely.transaction().execute(async () => {
+      holding.open();
+      await hold.opened;
+    });
+    await holding.opened;
+    // Answered while the batch is still open: the revocation is not committed, so the key is still good.
+    const during = await read();
+    expect(during.status, during.text).toBe(200);
+    expect(during.body.data.id).toBe(id);
+    hold.open();
+    await Promise.all([revocation, holder]);
+    const after = await read();
+    expect(after.status, after.text).toBe(401);
+  });
+
+  it('a GET by id never trusts a rolled-back bump: a scope removal committed after a rolled-back change (the counter back at the same value) gives 403', async () => {
+    const t = await h.team();
+    const id = (await t.post('/clients', { type: 'PF', name: 'Joana Lote' })).body.data.id as string;
+    const extra = await h.services.keys.create({ teamId: t.teamId });
+    const read = () => h.inject({ method: 'GET', url: `/api/v1/clients/${id}`, headers: { authorization: `Bearer ${extra.key}` } });
+    expect((await read()).status).toBe(200);
+    expect((await read()).status).toBe(200);
+
+    const hold = gate();
+    const bumped = gate();
+    const failing = h.testDb.db.kysely.transaction().execute(async (trx) => {
+      await trx.updateTable('api_keys').set({ scopes: 'deals:read' }).where('id', '=', extra.id).execute();
+      bumped.open();
+      await hold.opened;
+      throw new Error('desfeita');
+    });
+    await bumped.opened;
+    // The uncommitted scope removal is not seen: read as committed.
+    expect((await read()).status).toBe(200);
+    hold.open();
+    await expect(failing).rejects.toThrow('desfeita');
+    expect((await read()).status).toBe(200);
+    // The same change, committed this time: the counter reaches the value the rolled-back one had.
+    await h.testDb.db.kysely.updateTable('api_keys').set({ scopes: 'deals:read' }).where('id', '=', extra.id).execute();
+    const next = await read();
+    expect(next.status, next.text).toBe(403);
+  });
+
   it('an Idempotency-Key replayed in the same batch as its first use creates one deal and one event', async () => {
     const t = await h.team();
     const send = () =>

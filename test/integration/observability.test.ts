@@ -190,6 +190,8 @@ describe.each(DIALECTS)('observability (%s)', (dialect) => {
         expect(line.durationMs).toBeGreaterThanOrEqual(0);
         expect(line.durationMs).toBeLessThan(10_000);
         expect(typeof line.time).toBe('number');
+        // Exactly these fields, in this order (written without the redaction pass: none of them can carry a secret).
+        expect(Object.keys(line)).toEqual(['level', 'time', 'pid', 'hostname', 'reqId', 'method', 'route', 'status', 'durationMs', 'msg']);
         // Fastify's own request lines (raw URL, headers serializer) are off.
         expect(Object.keys(line)).not.toEqual(expect.arrayContaining(['req']));
         expect(line).not.toHaveProperty('res');

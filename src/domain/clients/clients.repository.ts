@@ -1,11 +1,12 @@
 import type { DbExecutor, Trx } from '../../storage/executor.js';
 import type { SelectQueryBuilder } from 'kysely';
 import { compiledQuery } from '../../storage/compiled-query.js';
+import type { CommittedReader } from '../../storage/committed-reader.js';
 import type { ClientRow, ClientUpdate, Database, NewClientRow } from '../../storage/database.js';
 import type { Page, Sort } from '../shared/list-query.js';
 import { normalizeTaxId } from '../shared/tax-id.js';
 import type { DialectName } from '../../storage/dialect.js';
-import { countByStatus, onlySearchFilter, onlyStatusFilter, pageAndTotal, sortOrder, teamColumn } from '../shared/list-sql.js';
+import { countByStatus, onlySearchFilter, onlyStatusFilter, pageAndTotal, perShape, sortOrder, statusTotalColumn, teamColumn } from '../shared/list-sql.js';
 import { countListedSearchHits, searchCondition } from '../shared/search-sql.js';
 import { sqliteIndexServes } from '../shared/text-search.js';
 import { authEpochTable, splitAuthEpoch } from '../shared/auth-epoch-sql.js';
@@ -36,9 +37,15 @@ const clientByIdWithAuthEpoch = compiledQuery('client_by_id_auth_epoch', (db: Db
     .select('e.n as auth_epoch'),
 );
 
-/** The same read, with the auth_epoch counter of its snapshot: one round trip confirms a cached authentication too (PostgreSQL). */
-export const findClientWithAuthEpoch = async (db: DbExecutor, teamId: string, id: string) =>
-  splitAuthEpoch<ClientRow>(await clientByIdWithAuthEpoch.executeTakeFirst(db, teamId, id));
+/**
+ * The same read, with the auth_epoch counter of its snapshot: it confirms a cached authentication too.
+ * PostgreSQL: one round trip. SQLite (`committed`): one synchronous read on the read-only connection, so
+ * the record and the counter come from one committed snapshot, never from an open group-commit batch.
+ */
+export const findClientWithAuthEpoch = async (db: DbExecutor, teamId: string, id: string, committed?: CommittedReader) =>
+  splitAuthEpoch<ClientRow>(
+    committed ? clientByIdWithAuthEpoch.takeFirstCommitted(committed, db, teamId, id) : await clientByIdWithAuthEpoch.executeTakeFirst(db, teamId, id),
+  );
 
 /** The same, row-locked until the transaction ends (PostgreSQL). */
 export const findClientForUpdate = (trx: Trx, teamId: string, id: string) =>
@@ -77,7 +84,35 @@ const SORT_COLUMNS = {
   type: 'type',
 } as const;
 
+/**
+ * The default list, or one status, in any sort: one statement per shape, compiled once, with the
+ * exact total from the counters as a column (`statusTotalColumn`): one round trip on PostgreSQL.
+ */
+const statusPage = perShape(
+  (dialect: DialectName, sort: Sort<ClientSortField>) => `${dialect} ${sort.field} ${sort.direction}`,
+  (dialect: DialectName, sort: Sort<ClientSortField>) =>
+    compiledQuery(`clients_page_${sort.field}_${sort.direction}`, (db: DbExecutor, teamId: string, status: string, limit: number, offset: number) =>
+      db
+        .selectFrom('clients')
+        .selectAll('clients')
+        .select((eb) => statusTotalColumn(eb, teamId, 'clients', true, status))
+        .where('clients.team_id', '=', teamId)
+        .where('clients.status', '=', status as 'active' | 'inactive')
+        .orderBy(SORT_COLUMNS[sort.field], sortOrder(dialect, sort, sort.field === 'segment'))
+        .orderBy('clients.id', sort.direction)
+        .limit(limit)
+        .offset(offset),
+    ),
+);
+
 export async function listClients(db: DbExecutor, dialect: DialectName, teamId: string, filters: ClientFilters, sort: Sort<ClientSortField>, page: Page) {
+  if (onlyStatusFilter(filters)) {
+    // Inactive clients are soft-deleted: listed only when asked for by status.
+    const status = filters.status ?? 'active';
+    const rows = await statusPage(dialect, sort).execute(db, teamId, status, page.limit, page.offset);
+    const total = rows.length > 0 ? Number(rows[0]!.list_total) : await countByStatus(db, teamId, 'clients', { equals: status });
+    return { rows: rows as ClientRow[], total };
+  }
   const order = sortOrder(dialect, sort, sort.field === 'segment');
   const pageRows = (fromSearchIndex: boolean) =>
     applyFilters(db.selectFrom('clients').selectAll(), dialect, teamId, filters, fromSearchIndex)

@@ -155,7 +155,7 @@ export function createClientsService(db: Db, { clock }: { clock: Clock }) {
     /** GET /clients/:id with the auth_epoch counter of the same snapshot (a cached authentication confirmed by the read itself). */
     async getWithAuthEpoch(teamId: string, rawId: string): Promise<EpochRead<ClientView>> {
       const id = canonicalId(rawId);
-      const found = id ? await repo.findClientWithAuthEpoch(k, teamId, id) : { row: undefined, authEpoch: null };
+      const found = id ? await repo.findClientWithAuthEpoch(k, teamId, id, db.committedReader) : { row: undefined, authEpoch: null };
       return epochRead(found.authEpoch, found.row, (row) => toClientView(toClientState(row)), messages.clientNotFound);
     },
 

@@ -5,7 +5,33 @@ import type { DealView } from './deals.types.js';
 
 export type DealRowWithClient = DealRow & { client_name: string | null };
 
-export function toDealView(row: DealRowWithClient): DealView {
+/** The columns a deal's answer is made of: lists read only these (not search_text, title_key…). */
+export const DEAL_VIEW_COLUMNS = [
+  'id',
+  'title',
+  'description',
+  'value_cents',
+  'phase',
+  'priority',
+  'probability',
+  'status',
+  'expected_close_date',
+  'source',
+  'loss_reason',
+  'tags',
+  'is_starred',
+  'store_id',
+  'client_id',
+  'responsible_id',
+  'case_id',
+  'created_at',
+  'updated_at',
+] as const satisfies ReadonlyArray<keyof DealRow>;
+
+/** What {@link toDealView} reads. */
+export type DealViewRow = Pick<DealRow, (typeof DEAL_VIEW_COLUMNS)[number]> & { client_name: string | null };
+
+export function toDealView(row: DealViewRow): DealView {
   return {
     id: row.id,
     title: row.title,

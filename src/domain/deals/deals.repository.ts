@@ -1,7 +1,8 @@
 import type { DbExecutor, Trx } from '../../storage/executor.js';
 import { sql, type QueryCreator, type SelectQueryBuilder } from 'kysely';
 import { compiledQuery } from '../../storage/compiled-query.js';
-import type { Database, DealUpdate, NewDealRow } from '../../storage/database.js';
+import type { CommittedReader } from '../../storage/committed-reader.js';
+import type { Database, DealRow, DealUpdate, NewDealRow } from '../../storage/database.js';
 import type { Page, Sort } from '../shared/list-query.js';
 import type { DialectName } from '../../storage/dialect.js';
 import {
@@ -11,13 +12,15 @@ import {
   onlySearchFilter,
   onlyStatusFilter,
   pageAndTotal,
+  perShape,
   sortOrder,
+  statusTotalColumn,
   teamColumn,
 } from '../shared/list-sql.js';
 import { countListedSearchHits, searchCondition } from '../shared/search-sql.js';
 import { sqliteIndexServes } from '../shared/text-search.js';
 import { authEpochTable, splitAuthEpoch } from '../shared/auth-epoch-sql.js';
-import type { DealRowWithClient } from './deals.mapper.js';
+import { DEAL_VIEW_COLUMNS, type DealRowWithClient, type DealViewRow } from './deals.mapper.js';
 import type { DealSortField } from './deals.types.js';
 
 export interface DealFilters {
@@ -60,9 +63,15 @@ const dealByIdWithAuthEpoch = compiledQuery('deal_by_id_auth_epoch', (db: DbExec
     .select(['clients.name as client_name', 'e.n as auth_epoch']),
 );
 
-/** The same read, with the auth_epoch counter of its snapshot: one round trip confirms a cached authentication too (PostgreSQL). */
-export const findDealWithAuthEpoch = async (db: DbExecutor, teamId: string, id: string) =>
-  splitAuthEpoch<DealRowWithClient>(await dealByIdWithAuthEpoch.executeTakeFirst(db, teamId, id));
+/**
+ * The same read, with the auth_epoch counter of its snapshot: it confirms a cached authentication too.
+ * PostgreSQL: one round trip. SQLite (`committed`): one synchronous read on the read-only connection, so
+ * the record and the counter come from one committed snapshot, never from an open group-commit batch.
+ */
+export const findDealWithAuthEpoch = async (db: DbExecutor, teamId: string, id: string, committed?: CommittedReader) =>
+  splitAuthEpoch<DealRowWithClient>(
+    committed ? dealByIdWithAuthEpoch.takeFirstCommitted(committed, db, teamId, id) : await dealByIdWithAuthEpoch.executeTakeFirst(db, teamId, id),
+  );
 
 /** The same, row-locked until the transaction ends (PostgreSQL), so concurrent updates compute their changes from the row they replace. */
 export async function findDealForUpdate(trx: Trx, teamId: string, id: string): Promise<DealRowWithClient | undefined> {
@@ -201,7 +210,47 @@ const SORT_COLUMNS = {
 const DEEP_PAGE_OFFSET = 100;
 const NULLABLE_SORTS: ReadonlySet<DealSortField> = new Set(['value', 'expected_close_date', 'phase']);
 
-export async function listDeals(db: DbExecutor, dialect: DialectName, teamId: string, filters: DealFilters, sort: Sort<DealSortField>, page: Page) {
+/**
+ * The default list, or one status, in any sort, before DEEP_PAGE_OFFSET: one statement per shape,
+ * compiled once (the list's building and compiling was a fifth of its time in Node), reading only
+ * the answer's columns, with the exact total from the counters as a column (`statusTotalColumn`).
+ */
+const statusPage = perShape(
+  (dialect: DialectName, sort: Sort<DealSortField>, equals: boolean) => `${dialect} ${sort.field} ${sort.direction} ${equals}`,
+  (dialect: DialectName, sort: Sort<DealSortField>, equals: boolean) =>
+    compiledQuery(
+      `deals_page_${sort.field}_${sort.direction}_${equals ? 'eq' : 'ne'}`,
+      (db: DbExecutor, teamId: string, status: string, limit: number, offset: number) =>
+        db
+          .selectFrom('deals')
+          .leftJoin('clients', (join) => join.onRef('clients.id', '=', 'deals.client_id').onRef('clients.team_id', '=', 'deals.team_id'))
+          .select(DEAL_VIEW_COLUMNS.map((c) => `deals.${c}` as const))
+          .select((eb) => ['clients.name as client_name', statusTotalColumn(eb, teamId, 'deals', equals, status)])
+          .where('deals.team_id', '=', teamId)
+          .where('deals.status', equals ? '=' : '!=', status as DealRow['status'])
+          .orderBy(SORT_COLUMNS[sort.field], sortOrder(dialect, sort, NULLABLE_SORTS.has(sort.field)))
+          .orderBy('deals.id', sort.direction)
+          .limit(limit)
+          .offset(offset),
+    ),
+);
+
+export async function listDeals(
+  db: DbExecutor,
+  dialect: DialectName,
+  teamId: string,
+  filters: DealFilters,
+  sort: Sort<DealSortField>,
+  page: Page,
+): Promise<{ rows: DealViewRow[]; total: number }> {
+  if (page.offset < DEEP_PAGE_OFFSET && onlyStatusFilter(filters)) {
+    // Archived deals are soft-deleted: listed only when asked for by status.
+    const equals = Boolean(filters.status);
+    const status = filters.status || 'arquivado';
+    const rows = await statusPage(dialect, sort, equals).execute(db, teamId, status, page.limit, page.offset);
+    const total = rows.length > 0 ? Number(rows[0]!.list_total) : await countByStatus(db, teamId, 'deals', equals ? { equals: status } : { notEquals: status });
+    return { rows, total };
+  }
   const order = sortOrder(dialect, sort, NULLABLE_SORTS.has(sort.field));
   const pageRows = (fromSearchIndex: boolean): Promise<DealRowWithClient[]> => {
     const withClientName = db

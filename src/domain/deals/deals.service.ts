@@ -138,7 +138,7 @@ export function createDealsService(db: Db, { clock }: { clock: Clock }) {
     /** GET /deals/:id with the auth_epoch counter of the same snapshot (a cached authentication confirmed by the read itself). */
     async getWithAuthEpoch(teamId: string, rawId: string): Promise<EpochRead<DealView>> {
       const id = canonicalId(rawId);
-      const found = id ? await repo.findDealWithAuthEpoch(k, teamId, id) : { row: undefined, authEpoch: null };
+      const found = id ? await repo.findDealWithAuthEpoch(k, teamId, id, db.committedReader) : { row: undefined, authEpoch: null };
       return epochRead(found.authEpoch, found.row, toDealView, messages.dealNotFound);
     },
 

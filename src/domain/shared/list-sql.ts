@@ -1,5 +1,6 @@
 import type { DbExecutor } from '../../storage/executor.js';
-import { sql, type OrderByItemBuilder, type OrderByModifiersCallbackExpression, type RawBuilder } from 'kysely';
+import { sql, type ExpressionBuilder, type OrderByItemBuilder, type OrderByModifiersCallbackExpression, type RawBuilder } from 'kysely';
+import type { Database } from '../../storage/database.js';
 import type { DialectName } from '../../storage/dialect.js';
 import type { Page, Sort } from './list-query.js';
 
@@ -37,6 +38,44 @@ export async function countByStatus(db: DbExecutor, teamId: string, resource: 'd
     .where('status', 'equals' in status ? '=' : '!=', 'equals' in status ? status.equals : status.notEquals)
     .executeTakeFirstOrThrow();
   return Number(row.total);
+}
+
+/**
+ * The exact total of a status-only list as a column of its page statement (`list_total`): an
+ * uncorrelated subquery of record_counts, which both databases run once per statement. Page and total
+ * then take one statement, one round trip on PostgreSQL, and come from the same snapshot. A page past
+ * the end has no row to carry it: the caller counts with {@link countByStatus} then.
+ */
+export function statusTotalColumn<DB extends Database, TB extends keyof DB>(
+  eb: ExpressionBuilder<DB, TB>,
+  teamId: string,
+  resource: 'deals' | 'clients' | 'vehicles',
+  equals: boolean,
+  status: string,
+) {
+  const e = eb as unknown as ExpressionBuilder<Database, never>;
+  return e
+    .selectFrom('record_counts')
+    .select((c) => c.fn.coalesce(c.fn.sum<number>('record_counts.n'), c.lit(0)).as('n'))
+    .where('record_counts.team_id', '=', teamId)
+    .where('record_counts.resource', '=', resource)
+    .where('record_counts.status', equals ? '=' : '!=', status)
+    .as('list_total');
+}
+
+/**
+ * One list statement per shape (dialect, sort, status condition…), made on first use: `make` returns
+ * a compiledQuery (storage/compiled-query.ts), so only the parameters vary from one call to the next.
+ * The shapes are few (a closed set of sorts and conditions), so nothing is ever evicted.
+ */
+export function perShape<K extends unknown[], R>(key: (...shape: K) => string, make: (...shape: K) => R): (...shape: K) => R {
+  const made = new Map<string, R>();
+  return (...shape) => {
+    const k = key(...shape);
+    let found = made.get(k);
+    if (!found) made.set(k, (found = make(...shape)));
+    return found;
+  };
 }
 
 /**

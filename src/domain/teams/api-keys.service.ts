@@ -49,7 +49,19 @@ export function createApiKeysService(
     teams,
     clock,
     authChanges,
-  }: { teams: Pick<TeamsService, 'find'>; clock: Clock; /** Without it, every authentication reads the database. */ authChanges?: AuthChanges },
+    committedReads = false,
+  }: {
+    teams: Pick<TeamsService, 'find'>;
+    clock: Clock;
+    /** Without it, every authentication reads the database. */
+    authChanges?: AuthChanges;
+    /**
+     * SQLite: GET by id reads the auth_epoch counter with its record on a connection that only sees
+     * committed state (storage/committed-reader.ts), so `unconfirmed` may offer a cached entry for
+     * that read to confirm. False (`:memory:`): the SQLite cache is checked by `authenticate` alone.
+     */
+    committedReads?: boolean;
+  },
 ) {
   // Valid keys authenticated recently, trusted only while no revocation was committed since (auth-cache.ts).
   const cache = authChanges ? createAuthCache(authChanges) : null;
@@ -134,15 +146,20 @@ export function createApiKeysService(
     },
 
     /**
-     * PostgreSQL, for a read that confirms the authentication itself (GET by id): the cached entry
-     * for this key, *not yet confirmed*. Its `epoch` must equal the auth_epoch counter read by a
-     * statement sent after the request arrived before anything is served (`confirm`). Null when
-     * nothing is cached, or when the cache needs no confirmation (SQLite: `authenticate` is exact
-     * without a round trip).
+     * For a read that confirms the authentication itself (GET by id): the cached entry for this key,
+     * *not yet confirmed*. Its `epoch` must equal the auth_epoch counter read by a statement run
+     * after the request arrived, in a committed snapshot, before anything is served (`confirm`).
+     * - PostgreSQL: offered while the LISTEN token says nothing changed (a hint; the read decides).
+     * - SQLite (`committedReads`): offered without reading the counter first; the read on the
+     *   read-only connection returns it with the record, so the counter is read once per request.
+     *   The counter only goes up at COMMIT, so an equal value proves nothing was revoked since the
+     *   entry's lookup, by this process or any other.
+     * Null when nothing is cached (or the cache is off, or `:memory:`): the hook authenticates.
      */
-    unconfirmed(key: string): AuthLookup | null {
-      if (!cache || !authChanges || authChanges.exact) return null;
-      return cache.get(hashApiKey(key)) ?? null;
+    unconfirmed(key: string, hash = hashApiKey(key)): AuthLookup | null {
+      if (!cache || !authChanges) return null;
+      if (authChanges.exact) return committedReads ? (cache.peek(hash) ?? null) : null;
+      return cache.get(hash) ?? null;
     },
 
     /**

@@ -58,6 +58,22 @@ export function createAuthCache(changes: AuthChanges, now: () => number = Date.n
       return entry;
     },
 
+    /**
+     * The entry for this key hash *without* asking `changes.current()`, for a caller that confirms
+     * the entry's `epoch` against a counter it reads itself in a committed snapshot taken after the
+     * request arrived (GET by id on SQLite: api-keys.service.ts, `unconfirmed`). Expired entries and
+     * those made before this process cleared the cache are never offered.
+     */
+    peek(hash: string): AuthLookup | undefined {
+      const entry = entries.get(hash);
+      if (!entry) return undefined;
+      if (entry.cleared !== cleared || entry.expiresAt <= now()) {
+        entries.delete(hash);
+        return undefined;
+      }
+      return entry;
+    },
+
     /** Runs the database lookup and remembers a valid answer when nothing changed meanwhile. */
     async load(hash: string, lookup: () => Promise<AuthLookup | null>): Promise<AuthLookup | null> {
       const before = changes.current();

@@ -1,5 +1,6 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
 import { compiledQuery } from '../../storage/compiled-query.js';
+import type { CommittedReader } from '../../storage/committed-reader.js';
 import type { Database, NewVehicleRow, VehicleRow, VehicleUpdate } from '../../storage/database.js';
 import type { DialectName } from '../../storage/dialect.js';
 import type { DbExecutor, Trx } from '../../storage/executor.js';
@@ -11,13 +12,16 @@ import {
   onlySearchFilter,
   onlyStatusFilter,
   pageAndTotal,
+  perShape,
   searchHitsDrivePage,
   sortOrder,
+  statusTotalColumn,
   teamColumn,
 } from '../shared/list-sql.js';
 import { countListedSearchHits, searchCondition } from '../shared/search-sql.js';
 import { sqliteIndexServes } from '../shared/text-search.js';
 import { authEpochTable, splitAuthEpoch } from '../shared/auth-epoch-sql.js';
+import { PRICE_BUCKET_CENTS } from '../../storage/migrations/0011-vehicle-price-counts.js';
 import type { VehicleSortField } from './vehicles.types.js';
 
 export interface VehicleFilters {
@@ -53,9 +57,15 @@ const vehicleByIdWithAuthEpoch = compiledQuery('vehicle_by_id_auth_epoch', (db: 
     .select('e.n as auth_epoch'),
 );
 
-/** The same read, with the auth_epoch counter of its snapshot: one round trip confirms a cached authentication too (PostgreSQL). */
-export const findVehicleWithAuthEpoch = async (db: DbExecutor, teamId: string, id: string) =>
-  splitAuthEpoch<VehicleRow>(await vehicleByIdWithAuthEpoch.executeTakeFirst(db, teamId, id));
+/**
+ * The same read, with the auth_epoch counter of its snapshot: it confirms a cached authentication too.
+ * PostgreSQL: one round trip. SQLite (`committed`): one synchronous read on the read-only connection, so
+ * the record and the counter come from one committed snapshot, never from an open group-commit batch.
+ */
+export const findVehicleWithAuthEpoch = async (db: DbExecutor, teamId: string, id: string, committed?: CommittedReader) =>
+  splitAuthEpoch<VehicleRow>(
+    committed ? vehicleByIdWithAuthEpoch.takeFirstCommitted(committed, db, teamId, id) : await vehicleByIdWithAuthEpoch.executeTakeFirst(db, teamId, id),
+  );
 
 /** The same, row-locked until the transaction ends (PostgreSQL). */
 export const findVehicleForUpdate = (trx: Trx, teamId: string, id: string): Promise<VehicleRow | undefined> =>
@@ -161,7 +171,106 @@ function phaseOrderedPage(
     .execute();
 }
 
+/** Only a price range (and the status) is filtered: the total comes from vehicle_price_counts. */
+const onlyPriceFilter = (filters: VehicleFilters): boolean =>
+  (filters.minCents !== undefined || filters.maxCents !== undefined) &&
+  Object.entries(filters).every(([key, value]) => key === 'status' || key === 'minCents' || key === 'maxCents' || value === undefined);
+
+/** floor(cents / PRICE_BUCKET_CENTS), exact for every safe integer (as the migration's triggers compute it). */
+const bucketOf = (cents: number): number => (cents - (((cents % PRICE_BUCKET_CENTS) + PRICE_BUCKET_CENTS) % PRICE_BUCKET_CENTS)) / PRICE_BUCKET_CENTS;
+
+/**
+ * Exact number of the team's vehicles (status as filtered) priced in [minCents, maxCents], in one
+ * statement: the counters of the buckets wholly inside the range (migration 0011), plus the rows of
+ * the partial buckets at each end counted from the (team_id, price_cents, id, status) index. A range
+ * narrower than two buckets is counted from the index alone.
+ */
+async function countPriceRange(db: DbExecutor, teamId: string, filters: VehicleFilters): Promise<number> {
+  const { minCents, maxCents } = filters;
+  if (minCents !== undefined && maxCents !== undefined && minCents > maxCents) return 0;
+  // Whole buckets: from the first that starts at or after minCents to the last that ends at or before maxCents.
+  const first = minCents === undefined ? Number.MIN_SAFE_INTEGER : bucketOf(minCents + PRICE_BUCKET_CENTS - 1);
+  const last = maxCents === undefined ? Number.MAX_SAFE_INTEGER : bucketOf(maxCents + 1) - 1;
+  type Range = [number, number] | null;
+  let whole: Range = [first, last];
+  let below: Range = null;
+  let above: Range = null;
+  if (first > last) {
+    // No whole bucket: the range is narrow (both bounds given), counted from the index.
+    whole = null;
+    below = [minCents!, maxCents!];
+  } else {
+    if (minCents !== undefined && minCents < first * PRICE_BUCKET_CENTS) below = [minCents, first * PRICE_BUCKET_CENTS - 1];
+    if (maxCents !== undefined && maxCents >= (last + 1) * PRICE_BUCKET_CENTS) above = [(last + 1) * PRICE_BUCKET_CENTS, maxCents];
+  }
+  const equals = Boolean(filters.status);
+  const status = filters.status || 'arquivado';
+  const op = equals ? '=' : '!=';
+  const row = await db
+    .selectNoFrom((eb) => [
+      whole
+        ? eb
+            .selectFrom('vehicle_price_counts')
+            .select((c) => c.fn.coalesce(c.fn.sum<number>('vehicle_price_counts.n'), c.lit(0)).as('n'))
+            .where('vehicle_price_counts.team_id', '=', teamId)
+            .where('vehicle_price_counts.status', op, status)
+            .where('vehicle_price_counts.bucket', '>=', whole[0])
+            .where('vehicle_price_counts.bucket', '<=', whole[1])
+            .as('whole')
+        : eb.lit(0).as('whole'),
+      ...([below, above] as const).map((range, i) =>
+        range
+          ? eb
+              .selectFrom('vehicles')
+              .select((c) => c.fn.countAll<number>().as('n'))
+              .where('vehicles.team_id', '=', teamId)
+              .where('vehicles.status', op, status as VehicleRow['status'])
+              .where('vehicles.price_cents', '>=', range[0])
+              .where('vehicles.price_cents', '<=', range[1])
+              .as(i === 0 ? 'below' : 'above')
+          : eb.lit(0).as(i === 0 ? 'below' : 'above'),
+      ),
+    ])
+    .executeTakeFirstOrThrow();
+  return Number(row.whole) + Number(row.below) + Number(row.above);
+}
+
+/**
+ * The default list, or one status, in any sort but the board's, before DEEP_PAGE_OFFSET: one
+ * statement per shape, compiled once, with the exact total from the counters as a column
+ * (`statusTotalColumn`): one round trip on PostgreSQL.
+ */
+const statusPage = perShape(
+  (dialect: DialectName, sort: Sort<Exclude<VehicleSortField, 'phase'>>, equals: boolean) => `${dialect} ${sort.field} ${sort.direction} ${equals}`,
+  (dialect: DialectName, sort: Sort<Exclude<VehicleSortField, 'phase'>>, equals: boolean) =>
+    compiledQuery(
+      `vehicles_page_${sort.field}_${sort.direction}_${equals ? 'eq' : 'ne'}`,
+      (db: DbExecutor, teamId: string, status: string, limit: number, offset: number) =>
+        db
+          .selectFrom('vehicles')
+          .selectAll('vehicles')
+          .select((eb) => statusTotalColumn(eb, teamId, 'vehicles', equals, status))
+          .where('vehicles.team_id', '=', teamId)
+          .where('vehicles.status', equals ? '=' : '!=', status as VehicleRow['status'])
+          .orderBy(SORT_COLUMNS[sort.field], sortOrder(dialect, sort, NULLABLE_SORTS.has(sort.field)))
+          .orderBy('vehicles.id', sort.direction)
+          .limit(limit)
+          .offset(offset),
+    ),
+);
+
+const notByPhase = (sort: Sort<VehicleSortField>): sort is Sort<Exclude<VehicleSortField, 'phase'>> => sort.field !== 'phase';
+
 export async function listVehicles(db: DbExecutor, dialect: DialectName, teamId: string, filters: VehicleFilters, sort: Sort<VehicleSortField>, page: Page) {
+  if (page.offset < DEEP_PAGE_OFFSET && notByPhase(sort) && onlyStatusFilter(filters)) {
+    // Archived vehicles are soft-deleted: listed only when asked for by status.
+    const equals = Boolean(filters.status);
+    const status = filters.status || 'arquivado';
+    const rows = await statusPage(dialect, sort, equals).execute(db, teamId, status, page.limit, page.offset);
+    const total =
+      rows.length > 0 ? Number(rows[0]!.list_total) : await countByStatus(db, teamId, 'vehicles', equals ? { equals: status } : { notEquals: status });
+    return { rows: rows as VehicleRow[], total };
+  }
   const order = sortOrder(dialect, sort, NULLABLE_SORTS.has(sort.field));
   const pageRows = (fromSearchIndex: boolean, rangeIndex = true): Promise<VehicleRow[]> => {
     if (sort.field === 'phase') return phaseOrderedPage(db, dialect, teamId, filters, fromSearchIndex, rangeIndex, sort, page);
@@ -185,17 +294,19 @@ export async function listVehicles(db: DbExecutor, dialect: DialectName, teamId:
   const total = (fromSearchIndex: boolean) =>
     onlyStatusFilter(filters)
       ? countByStatus(db, teamId, 'vehicles', filters.status ? { equals: filters.status } : { notEquals: 'arquivado' })
-      : fromSearchIndex && !filters.status && onlySearchFilter(filters)
-        ? countListedSearchHits(db, 'vehicles', [filters.search!], teamId)
-        : applyFilters(
-            db.selectFrom('vehicles').select((eb) => eb.fn.countAll<number>().as('total')),
-            dialect,
-            teamId,
-            filters,
-            fromSearchIndex,
-          )
-            .executeTakeFirstOrThrow()
-            .then((r) => Number(r.total));
+      : onlyPriceFilter(filters)
+        ? countPriceRange(db, teamId, filters)
+        : fromSearchIndex && !filters.status && onlySearchFilter(filters)
+          ? countListedSearchHits(db, 'vehicles', [filters.search!], teamId)
+          : applyFilters(
+              db.selectFrom('vehicles').select((eb) => eb.fn.countAll<number>().as('total')),
+              dialect,
+              teamId,
+              filters,
+              fromSearchIndex,
+            )
+              .executeTakeFirstOrThrow()
+              .then((r) => Number(r.total));
   const searchDrives = dialect === 'sqlite' && filters.search !== undefined && sqliteIndexServes([filters.search]);
   const ranged = [filters.minCents, filters.maxCents, filters.minYear, filters.maxYear, filters.maxMileage].some((v) => v !== undefined);
   if (dialect === 'sqlite' && ranged && !searchDrives) {

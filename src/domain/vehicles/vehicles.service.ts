@@ -206,7 +206,7 @@ export function createVehiclesService(db: Db, { clock }: { clock: Clock }) {
     /** GET /vehicles/:id with the auth_epoch counter of the same snapshot (a cached authentication confirmed by the read itself). */
     async getWithAuthEpoch(teamId: string, rawId: string): Promise<EpochRead<VehicleView>> {
       const id = canonicalId(rawId);
-      const found = id ? await repo.findVehicleWithAuthEpoch(k, teamId, id) : { row: undefined, authEpoch: null };
+      const found = id ? await repo.findVehicleWithAuthEpoch(k, teamId, id, db.committedReader) : { row: undefined, authEpoch: null };
       return epochRead(found.authEpoch, found.row, toVehicleView, messages.vehicleNotFound);
     },
 

@@ -10,6 +10,7 @@ import { usersSessions } from './0007-users-sessions.js';
 import { authEpoch } from './0008-auth-epoch.js';
 import { boardTotals } from './0009-board-totals.js';
 import { teamSearch } from './0010-team-search.js';
+import { vehiclePriceCounts } from './0011-vehicle-price-counts.js';
 
 /** One ordered migration set; each migration may ask for the few dialect-specific column types. */
 export function migrationProvider(dialect: DialectName): MigrationProvider {
@@ -26,6 +27,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
         '0008-auth-epoch': authEpoch(dialect),
         '0009-board-totals': boardTotals(dialect),
         '0010-team-search': teamSearch(dialect),
+        '0011-vehicle-price-counts': vehiclePriceCounts(dialect),
       });
     },
   };
