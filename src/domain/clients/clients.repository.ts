@@ -1,18 +1,32 @@
 import type { DbExecutor, Trx } from '../../storage/executor.js';
-import type { SelectQueryBuilder } from 'kysely';
+import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import { compiledQuery } from '../../storage/compiled-query.js';
 import type { CommittedReader } from '../../storage/committed-reader.js';
 import type { ClientRow, ClientUpdate, Database, NewClientRow } from '../../storage/database.js';
 import type { Page, Sort } from '../shared/list-query.js';
 import { normalizeTaxId } from '../shared/tax-id.js';
 import type { DialectName } from '../../storage/dialect.js';
-import { countByStatus, onlySearchFilter, onlyStatusFilter, pageAndTotal, perShape, sortOrder, statusTotalColumn, teamColumn } from '../shared/list-sql.js';
-import { countListedSearchHits, searchCondition } from '../shared/search-sql.js';
+import {
+  countByStatus,
+  onlySearchFilter,
+  onlyStatusFilter,
+  pageAndTotal,
+  pageAndTotalOfFew,
+  perShape,
+  sortOrder,
+  statusTotalColumn,
+  teamColumn,
+} from '../shared/list-sql.js';
+import { countListedSearchHits, exactSearchCondition, searchCondition, type KeyedLookup } from '../shared/search-sql.js';
+import { CLIENT_TAX_DIGITS_FLAG, CNPJ_WINDOW_ROWS, CNPJ_WINDOWS, cnpjWindow } from '../../storage/exact-search.js';
 import { sqliteIndexServes } from '../shared/text-search.js';
 import { authEpochTable, splitAuthEpoch } from '../shared/auth-epoch-sql.js';
 import type { ClientSortField } from './clients.types.js';
 
 const TAX_ID_QUERY = /^(?=.*\d)[\dA-Za-z]*[./-][\dA-Za-z./\s-]*$/;
+/** A full CPF or CNPJ, bare or in its usual punctuation: searched by its exact path. */
+const CPF_QUERY = /^(?:\d{11}|\d{3}\.\d{3}\.\d{3}-\d{2})$/;
+const CNPJ_QUERY = /^(?:\d{14}|\d{2}\.\d{3}\.\d{3}\/\d{4}-\d{2})$/;
 
 export interface ClientFilters {
   type?: string;
@@ -63,8 +77,35 @@ export const updateClient = (db: DbExecutor, teamId: string, id: string, patch: 
 /** The search queries: a punctuated tax number (`111.444.777-35`) also finds one stored without punctuation. */
 const searchQueries = (search: string) => (TAX_ID_QUERY.test(search) ? [search, normalizeTaxId(search)] : [search]);
 
+/**
+ * A search for a full CPF or CNPJ on SQLite, from the tax-number indexes (migration 0011): the clients whose CPF
+ * is it, or whose CNPJ is it or holds the CPF at one of its four offsets, and the few whose text holds
+ * a tax number elsewhere; each checked with the LIKE. Exactly the rows of searchCondition. Null for any
+ * other query.
+ */
+function exactTaxSearch(dialect: DialectName, teamId: string, search: string): RawBuilder<boolean> | null {
+  // SQLite only (migration 0011): on PostgreSQL the team's trigram index measured faster (see there).
+  if (dialect !== 'sqlite') return null;
+  const cpf = CPF_QUERY.test(search);
+  if (!cpf && !CNPJ_QUERY.test(search)) return null;
+  const key = normalizeTaxId(search);
+  const keyed: KeyedLookup[] = cpf
+    ? [
+        { where: sql<boolean>`cpf_normalized = ${key}`, index: 'clients_team_cpf_uq' },
+        ...CNPJ_WINDOWS.map((o) => ({
+          where: sql<boolean>`${sql.raw(cnpjWindow(o))} = ${key} and ${sql.raw(CNPJ_WINDOW_ROWS)}`,
+          index: `clients_team_cnpj_w${o}_idx`,
+        })),
+      ]
+    : [{ where: sql<boolean>`cnpj_normalized = ${key}`, index: 'clients_team_cnpj_uq' }];
+  const flagged = { where: sql<boolean>`${sql.raw(CLIENT_TAX_DIGITS_FLAG)}`, index: 'clients_team_tax_digits_idx' };
+  return exactSearchCondition('clients', searchQueries(search), teamId, keyed, flagged);
+}
+
 function applyFilters<O>(query: SelectQueryBuilder<Database, 'clients', O>, dialect: DialectName, teamId: string, f: ClientFilters, fromSearchIndex = false) {
-  let q = query.where(teamColumn('clients', fromSearchIndex), '=', teamId);
+  const exact = f.search === undefined ? null : exactTaxSearch(dialect, teamId, f.search);
+  // An exact search drives from its few candidates (SQLite: kept off the team indexes, as for the FTS hits).
+  let q = query.where(teamColumn('clients', fromSearchIndex || (exact !== null && dialect === 'sqlite')), '=', teamId);
   // Inactive clients are soft-deleted: listed only when asked for by status.
   const status = f.status ?? 'active';
   q = q.where('status', '=', status as 'active' | 'inactive');
@@ -72,7 +113,8 @@ function applyFilters<O>(query: SelectQueryBuilder<Database, 'clients', O>, dial
   if (f.segment !== undefined) q = q.where('segment', '=', f.segment);
   if (f.store_id !== undefined) q = q.where('store_id', '=', f.store_id);
   // Active clients are the listed ones: the search index answers with exactly those of the team.
-  if (f.search !== undefined) q = q.where(searchCondition(dialect, 'clients', searchQueries(f.search), teamId, status === 'active' ? 'listed' : 'team'));
+  if (f.search !== undefined)
+    q = q.where(exact ?? searchCondition(dialect, 'clients', searchQueries(f.search), teamId, status === 'active' ? 'listed' : 'team'));
   return q;
 }
 const SORT_COLUMNS = {
@@ -114,13 +156,13 @@ export async function listClients(db: DbExecutor, dialect: DialectName, teamId: 
     return { rows: rows as ClientRow[], total };
   }
   const order = sortOrder(dialect, sort, sort.field === 'segment');
-  const pageRows = (fromSearchIndex: boolean) =>
+  const pageRows = (fromSearchIndex: boolean, { offset, limit } = page, literalLimit = false) =>
     applyFilters(db.selectFrom('clients').selectAll(), dialect, teamId, filters, fromSearchIndex)
       // Ties broken by id so paging is stable.
       .orderBy(SORT_COLUMNS[sort.field], order)
       .orderBy('id', sort.direction)
-      .limit(page.limit)
-      .offset(page.offset)
+      .limit(literalLimit ? sql.lit(limit) : limit)
+      .offset(literalLimit ? sql.lit(offset) : offset)
       .execute();
   const total = (fromSearchIndex: boolean) =>
     onlyStatusFilter(filters)
@@ -136,6 +178,13 @@ export async function listClients(db: DbExecutor, dialect: DialectName, teamId: 
           )
             .executeTakeFirstOrThrow()
             .then((r) => Number(r.total));
+  if (filters.search !== undefined && exactTaxSearch(dialect, teamId, filters.search) !== null) {
+    return pageAndTotalOfFew(
+      page,
+      (window, literalLimit) => pageRows(false, window, literalLimit),
+      () => total(false),
+    );
+  }
   const searchDrives = dialect === 'sqlite' && filters.search !== undefined && sqliteIndexServes(searchQueries(filters.search));
   return pageAndTotal(searchDrives, page, pageRows, total);
 }

@@ -115,6 +115,29 @@ export async function pageAndTotal<R>(
   return { rows: found, total: count };
 }
 
+/** Rows read in one statement when the matches are expected to be few (pageAndTotalOfFew). */
+export const FEW_ROWS = 50;
+
+/**
+ * A page and its exact total when the matches are expected to be few (an exact search by key): one
+ * statement reads the matches in order from the first, FEW_ROWS and one more at most. Fewer than that
+ * are all of them: the total is their number and the page a slice of them. Otherwise the page and the
+ * count are read as usual.
+ */
+export async function pageAndTotalOfFew<R>(
+  page: Page,
+  rows: (window: Page, literalLimit: boolean) => Promise<R[]>,
+  total: () => Promise<number>,
+): Promise<{ rows: R[]; total: number }> {
+  const cap = FEW_ROWS + 1;
+  // The first read's LIMIT and OFFSET are constants, written into the SQL: bound, they make SQLite
+  // (3.53) prepare the statement again at every run (measured: 1.7 ms against 0.1 ms for the CPF search).
+  const first = await rows({ ...page, offset: 0, limit: cap }, true);
+  if (first.length < cap) return { rows: first.slice(page.offset, page.offset + page.limit), total: first.length };
+  const [found, count] = await Promise.all([rows(page, false), total()]);
+  return { rows: found, total: count };
+}
+
 /** Per phase of a team's board: `ativo` records and their summed value (board_totals, migration 0009); phases now empty are left out. */
 export async function boardTotalsByPhase(
   db: DbExecutor,

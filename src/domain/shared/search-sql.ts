@@ -46,3 +46,37 @@ function ftsMatch(table: SearchedTable, folded: string[], teamId: string, scope:
   return sql<boolean>`${column('search_text')} match ${phrases}
     and ${column(`${scope}_scope`)} match (select token from search_scopes where team_id = ${teamId})`;
 }
+
+/** One way to the candidates of an exact search: a condition, and the index that serves it (named: SQLite has no statistics to prefer it by). */
+export interface KeyedLookup {
+  where: RawBuilder<boolean>;
+  index: string;
+}
+
+/**
+ * SQLite, a search by a full key (a CPF or CNPJ; storage/exact-search.ts): the same rows as
+ * searchCondition, found from equality indexes. `keyed` selects the team's rows whose own key can hold
+ * the query; the rows flagged by `flagged` (a partial index's predicate, repeated verbatim) are the
+ * only others that can match. Every candidate is then checked for the query's text, so the answer is
+ * exactly the LIKE's.
+ */
+export function exactSearchCondition(table: 'clients', queries: string[], teamId: string, keyed: KeyedLookup[], flagged: KeyedLookup): RawBuilder<boolean> {
+  const folded = [...new Set(queries.map(foldText))];
+  const selects = [...keyed, flagged].map(
+    ({ where, index }) => sql`select rowid from ${sql.table(table)} indexed by ${sql.id(index)} where team_id = ${teamId} and ${where}`,
+  );
+  const contains = folded.map((q) => containsCheck(table, q));
+  return sql<boolean>`${sql.ref(`${table}.rowid`)} in (${sql.join(selects, sql` union all `)}) and (${sql.join(contains, sql` or `)})`;
+}
+
+/**
+ * `search_text` contains `q` (folded), as the LIKE of searchCondition. A query of digits and tax-number
+ * punctuation is checked with instr(), which answers the same (no case, no wildcard to tell apart): a
+ * LIKE with a bound pattern makes SQLite prepare the statement again at every run (it weighs its LIKE
+ * optimization against the value), about 0.7 ms for this statement.
+ */
+function containsCheck(table: 'clients', q: string): RawBuilder<boolean> {
+  const text = sql.ref(`${table}.search_text`);
+  if (/^[0-9./-]+$/.test(q)) return sql<boolean>`instr(${text}, ${q}) > 0`;
+  return sql<boolean>`${text} like ${containsPattern(q)} escape '\\'`;
+}

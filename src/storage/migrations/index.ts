@@ -11,6 +11,7 @@ import { authEpoch } from './0008-auth-epoch.js';
 import { boardTotals } from './0009-board-totals.js';
 import { teamSearch } from './0010-team-search.js';
 import { vehiclePriceCounts } from './0011-vehicle-price-counts.js';
+import { exactSearch } from './0012-exact-search.js';
 
 /** One ordered migration set; each migration may ask for the few dialect-specific column types. */
 export function migrationProvider(dialect: DialectName): MigrationProvider {
@@ -28,6 +29,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
         '0009-board-totals': boardTotals(dialect),
         '0010-team-search': teamSearch(dialect),
         '0011-vehicle-price-counts': vehiclePriceCounts(dialect),
+        '0012-exact-search': exactSearch(dialect),
       });
     },
   };
