@@ -19,6 +19,8 @@ export interface Config {
   authCache: boolean;
   /** SQLITE_GROUP_COMMIT=off: one BEGIN … COMMIT per transaction on SQLite, as before issue 15 (escape hatch, A/B in the bench). */
   sqliteGroupCommit: boolean;
+  /** SQLITE_BACKGROUND_CHECKPOINTS=off: SQLite checkpoints the WAL inside a COMMIT, as before (storage/checkpointer.ts). */
+  sqliteBackgroundCheckpoints: boolean;
   panel: PanelConfig;
 }
 
@@ -163,6 +165,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     },
     authCache: flag(env, 'AUTH_CACHE', true, problems),
     sqliteGroupCommit: flag(env, 'SQLITE_GROUP_COMMIT', true, problems),
+    sqliteBackgroundCheckpoints: flag(env, 'SQLITE_BACKGROUND_CHECKPOINTS', true, problems),
     panel: {
       publicUrl: env.PUBLIC_URL ? env.PUBLIC_URL.replace(/\/+$/, '') : null,
       sessionIdleMinutes: integer(env, 'PANEL_SESSION_IDLE_MINUTES', 720, 5, 43_200, problems),

@@ -25,7 +25,11 @@ export interface RunningServer {
 
 /** Opens the database, applies pending migrations, and listens. */
 export async function startServer(config: Config): Promise<RunningServer> {
-  const db = createDb(config.databaseUrl, { poolMax: config.databasePoolMax, groupCommit: config.sqliteGroupCommit });
+  const db = createDb(config.databaseUrl, {
+    poolMax: config.databasePoolMax,
+    groupCommit: config.sqliteGroupCommit,
+    checkpoints: config.sqliteBackgroundCheckpoints ? 'background' : 'inline',
+  });
   try {
     await migrateToLatest(db);
   } catch (error) {

@@ -15,6 +15,7 @@ import {
 import pg from 'pg';
 import { preparedStatementName } from './compiled-query.js';
 import { GroupCommitDriver, GroupCommitSqliteDialect, type GroupCommitStats } from './group-commit.js';
+import { SAFETY_NET_PAGES, startBackgroundCheckpointer, type BackgroundCheckpointer, type CheckpointResult } from './checkpointer.js';
 import { postgresAuthChanges, sqliteAuthChanges, type AuthChanges } from './auth-changes.js';
 import { sqliteReadConnection, type CommittedReader } from './committed-reader.js';
 import type { Database } from './database.js';
@@ -38,6 +39,8 @@ export interface Db {
   poolStats?(): PoolStats;
   /** SQLite with group commit: how many COMMITs carried how many transactions (tests, bench). */
   groupCommitStats?(): GroupCommitStats;
+  /** SQLite with background checkpoints: a PASSIVE checkpoint now, on the checkpoint worker's connection (tests). */
+  checkpoint?(): Promise<CheckpointResult>;
 }
 
 export interface PoolStats {
@@ -54,6 +57,17 @@ export interface DbOptions {
    * false (SQLITE_GROUP_COMMIT=off) gives Kysely's own driver, one BEGIN … COMMIT per transaction.
    */
   groupCommit?: boolean;
+  /**
+   * SQLite file: 'background' (SQLITE_CHECKPOINTS, `serve`'s default) checkpoints the WAL from a worker
+   * thread with its own connection, off the request path (storage/checkpointer.ts); 'inline' (the
+   * default here: CLI commands, scripts) keeps SQLite's automatic checkpoint inside the COMMIT that
+   * takes the WAL past 1,000 pages.
+   */
+  checkpoints?: 'background' | 'inline';
+  /** Background checkpoints: milliseconds between them (tests trigger them with `checkpoint()` instead). */
+  checkpointIntervalMs?: number;
+  /** Background checkpoints: the serving connection's safety-net `wal_autocheckpoint` in pages (tests make it small). */
+  safetyNetPages?: number;
 }
 
 export function parseDatabaseUrl(url: string): { dialect: 'sqlite'; path: string } | { dialect: 'postgres'; url: string } {
@@ -155,6 +169,18 @@ export function createDb(url: string, options: DbOptions = {}): Db {
     database.pragma('synchronous = NORMAL');
     database.pragma('foreign_keys = ON');
     for (const pragma of SHARED_PRAGMAS) database.pragma(pragma);
+    let checkpointer: BackgroundCheckpointer | undefined;
+    if (options.checkpoints === 'background' && target.path !== ':memory:') {
+      // SQLite's own checkpoint stays as a safety net only, far above what the worker lets the WAL reach.
+      database.pragma(`wal_autocheckpoint = ${options.safetyNetPages ?? SAFETY_NET_PAGES}`);
+      checkpointer = startBackgroundCheckpointer(target.path, {
+        intervalMs: options.checkpointIntervalMs,
+        // A worker that stopped (it could not open the file, it crashed): back to SQLite's checkpoints in the COMMIT.
+        onFailure: () => {
+          if (database.open) database.pragma('wal_autocheckpoint = 1000');
+        },
+      });
+    }
     const handle = withStatementCache(database);
     const driver = options.groupCommit === false ? undefined : new GroupCommitDriver(database, handle);
     const kysely = new Kysely<Database>({ dialect: driver ? new GroupCommitSqliteDialect(driver) : new SqliteDialect({ database: handle }) });
@@ -166,12 +192,15 @@ export function createDb(url: string, options: DbOptions = {}): Db {
       authChanges,
       ...(reader ? { committedReader: reader } : {}),
       ...(driver ? { groupCommitStats: () => driver.stats() } : {}),
+      ...(checkpointer ? { checkpoint: () => checkpointer.checkpointNow() } : {}),
       ping: async () => {
         await sql`select 1`.execute(kysely);
       },
       close: async () => {
         await authChanges.close();
         reader?.close();
+        // Before the serving connection: the last connection to close checkpoints the whole WAL and removes it.
+        await checkpointer?.close();
         await kysely.destroy();
       },
     };

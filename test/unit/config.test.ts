@@ -32,6 +32,8 @@ describe('loadConfig', () => {
   it('SQLITE_GROUP_COMMIT: on by default, off gives one transaction per write on SQLite (issue 15)', () => {
     expect(loadConfig({}).sqliteGroupCommit).toBe(true);
     expect(loadConfig({ SQLITE_GROUP_COMMIT: 'off' }).sqliteGroupCommit).toBe(false);
+    expect(loadConfig({}).sqliteBackgroundCheckpoints).toBe(true);
+    expect(loadConfig({ SQLITE_BACKGROUND_CHECKPOINTS: 'off' }).sqliteBackgroundCheckpoints).toBe(false);
     expect(configError({ SQLITE_GROUP_COMMIT: 'sometimes' }).message).toMatch(/SQLITE_GROUP_COMMIT/);
   });
 

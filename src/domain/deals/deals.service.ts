@@ -1,10 +1,10 @@
 import { messages, notFound, validationError } from '../shared/errors.js';
 import type { Db } from '../../storage/db.js';
 import type { DbExecutor, Trx } from '../../storage/executor.js';
-import type { DealUpdate, NewDealRow } from '../../storage/database.js';
+import type { DealUpdate } from '../../storage/database.js';
 import { findClientRef } from '../clients/clients.repository.js';
 import type { EventType } from '../events/event-types.js';
-import { recordEvents } from '../events/events.repository.js';
+import { insertWithEventsPostgres, recordEvents } from '../events/events.repository.js';
 import { canonicalId, newId } from '../shared/ids.js';
 import { pageOf, paginationOf, parseSort, sameJson, type Pagination } from '../shared/list-query.js';
 import { fromCents, lowerBoundCents, toCents, upperBoundCents } from '../shared/money.js';
@@ -143,12 +143,19 @@ export function createDealsService(db: Db, { clock }: { clock: Clock }) {
     },
 
     async create(teamId: string, input: DealCreateInput, options: WriteOptions<DealView> = {}): Promise<DealView> {
-      return k.transaction().execute(async (trx) => {
-        const phase = await phaseOrThrow(trx, teamId, input.phase ?? 'lead');
-        const client = input.client_id != null ? await clientOrThrow(trx, teamId, input.client_id) : null;
+      const phaseName = input.phase ?? 'lead';
+      // A client_id that is not a UUID names no client (checked after the phase, as ever).
+      const clientId = input.client_id != null ? canonicalId(input.client_id) : null;
+      /** The checks, the row and its event, from one read of the phase, the client and the webhooks. */
+      const prepare = async (executor: DbExecutor) => {
+        const found = await repo.createLookup(executor, teamId, phaseName, clientId);
+        // The message is the contract's; the team's phases go in a documented detail.
+        if (!found.phase) throw validationError(messages.invalidPhase, 'phase', { allowed: (await listPhases(executor, teamId)).map((p) => p.name) });
+        if (input.client_id != null && !found.client) throw validationError(messages.clientNotFound, 'client_id');
+        const { phase, client } = found;
         const now = isoNow(clock);
         const priority = input.priority ?? 'media';
-        const row: NewDealRow = {
+        const row: repo.CreatedDealRow = {
           id: newId(),
           team_id: teamId,
           title: input.title,
@@ -175,9 +182,31 @@ export function createDealsService(db: Db, { clock }: { clock: Clock }) {
           created_at: now,
           updated_at: now,
         };
-        await repo.insertDeal(trx, row);
-        const deal = toDealView({ ...(row as Omit<Parameters<typeof toDealView>[0], 'client_name'>), client_name: client?.name ?? null });
-        await recordEvents(trx, teamId, [{ type: 'deal.created', object: deal, previous: null }], now);
+        const deal = toDealView({ ...row, client_name: client?.name ?? null });
+        return { row, deal, now, hooks: found.hooks, events: [{ type: 'deal.created' as const, object: deal, previous: null }] };
+      };
+
+      if (db.dialect === 'postgres') {
+        // Two statements (issue 15, was eight with BEGIN and COMMIT): the read, then the deal, its event,
+        // its deliveries and the NOTIFY in one statement, atomic on its own. A transaction only to store
+        // an Idempotency-Key's answer with them.
+        const write = async (executor: DbExecutor) => {
+          const { row, deal, now, hooks, events } = await prepare(executor);
+          await insertWithEventsPostgres(executor, (d) => repo.insertDealQuery(d, row), teamId, events, now, hooks);
+          return deal;
+        };
+        const inTransaction = options.inTransaction;
+        if (!inTransaction) return write(k);
+        return k.transaction().execute(async (trx) => {
+          const deal = await write(trx);
+          await inTransaction(trx, deal);
+          return deal;
+        });
+      }
+      return k.transaction().execute(async (trx) => {
+        const { row, deal, now, hooks, events } = await prepare(trx);
+        await repo.insertCreatedDeal(trx, row);
+        await recordEvents(trx, teamId, events, now, hooks);
         await options.inTransaction?.(trx, deal);
         return deal;
       });

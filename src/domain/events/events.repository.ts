@@ -1,7 +1,8 @@
-import { PostgresAdapter, sql } from 'kysely';
+import { PostgresAdapter, sql, type InsertQueryBuilder, type InsertResult, type QueryCreator } from 'kysely';
 import type { DbExecutor, Trx } from '../../storage/executor.js';
 import { v7 as uuidv7 } from 'uuid';
-import type { EventRow } from '../../storage/database.js';
+import type { Database, EventRow } from '../../storage/database.js';
+import { compiledQuery } from '../../storage/compiled-query.js';
 import { newId } from '../shared/ids.js';
 import { signalInProcess, DELIVERIES_CHANNEL } from './delivery-signal.js';
 import { subscribes } from './events.mapper.js';
@@ -22,25 +23,27 @@ function onPostgres(trx: DbExecutor): boolean {
   return trx.getExecutor().adapter instanceof PostgresAdapter;
 }
 
-/**
- * The transactional outbox: call inside the transaction that makes the change, so a committed
- * change always has its events (and their deliveries) and a rolled-back one never does. `createdAt`
- * is the change's own time (stored form).
- */
-export async function recordEvents(trx: Trx, teamId: string, drafts: EventDraft[], createdAt: string): Promise<EventRow[]> {
-  if (drafts.length === 0) return [];
-  const events = drafts.map((d) => ({
+/** A team's enabled webhook, as the outbox needs it: which events it takes. */
+export interface EnabledHook {
+  id: string;
+  events: string;
+}
+
+/** The rows of `drafts`, all created at `createdAt` (stored form). */
+function eventRows(teamId: string, drafts: EventDraft[], createdAt: string): Array<EventRow & { created_at: string }> {
+  return drafts.map((d) => ({
     id: newEventId(),
     team_id: teamId,
     type: d.type,
     object: JSON.stringify(d.object),
     previous_attributes: d.previous === null ? null : JSON.stringify(d.previous),
     created_at: createdAt,
-  })) satisfies EventRow[];
-  await trx.insertInto('events').values(events).execute();
+  }));
+}
 
-  const hooks = await trx.selectFrom('webhooks').select(['id', 'events']).where('team_id', '=', teamId).where('status', '=', 'enabled').execute();
-  const deliveries = events.flatMap((event) =>
+/** One pending delivery per event and enabled webhook that subscribes to its type. */
+function deliveryRows(teamId: string, events: EventRow[], hooks: readonly EnabledHook[], createdAt: string) {
+  return events.flatMap((event) =>
     hooks
       .filter((hook) => subscribes(hook.events, event.type))
       .map((hook) => ({
@@ -54,7 +57,54 @@ export async function recordEvents(trx: Trx, teamId: string, drafts: EventDraft[
         created_at: createdAt,
       })),
   );
-  if (deliveries.length) {
+}
+
+// The common case (one event, one delivery) as statements built and compiled once (issue 15: Kysely's
+// building was a per-request cost of every write).
+const insertEventStatement = compiledQuery(
+  'insert_event',
+  (db: DbExecutor, id: string, teamId: string, type: string, object: string, previous: string | null, createdAt: string) =>
+    db.insertInto('events').values({ id, team_id: teamId, type, object, previous_attributes: previous, created_at: createdAt }),
+);
+const insertDeliveryStatement = compiledQuery(
+  'insert_delivery',
+  (db: DbExecutor, id: string, teamId: string, webhookId: string, eventId: string, createdAt: string) =>
+    db.insertInto('deliveries').values({
+      id,
+      team_id: teamId,
+      webhook_id: webhookId,
+      event_id: eventId,
+      status: 'pending',
+      attempts: 0,
+      next_attempt_at: createdAt,
+      created_at: createdAt,
+    }),
+);
+
+/** The team's enabled webhooks. */
+export const enabledHooks = (db: DbExecutor, teamId: string): Promise<EnabledHook[]> =>
+  db.selectFrom('webhooks').select(['id', 'events']).where('team_id', '=', teamId).where('status', '=', 'enabled').execute();
+
+/**
+ * The transactional outbox: call inside the transaction that makes the change, so a committed
+ * change always has its events (and their deliveries) and a rolled-back one never does. `createdAt`
+ * is the change's own time (stored form). `hooks`: the team's enabled webhooks when the caller has
+ * already read them in this transaction (read here otherwise).
+ */
+export async function recordEvents(trx: Trx, teamId: string, drafts: EventDraft[], createdAt: string, hooks?: readonly EnabledHook[]): Promise<EventRow[]> {
+  if (drafts.length === 0) return [];
+  const events = eventRows(teamId, drafts, createdAt);
+  if (events.length === 1) {
+    const [e] = events as [EventRow & { created_at: string }];
+    await insertEventStatement.execute(trx, e.id, e.team_id, e.type, e.object, e.previous_attributes, e.created_at);
+  } else await trx.insertInto('events').values(events).execute();
+
+  const deliveries = deliveryRows(teamId, events, hooks ?? (await enabledHooks(trx, teamId)), createdAt);
+  if (deliveries.length === 1 && !onPostgres(trx)) {
+    const [d] = deliveries as [(typeof deliveries)[number]];
+    await insertDeliveryStatement.execute(trx, d.id, d.team_id, d.webhook_id, d.event_id, createdAt);
+    signalInProcess();
+  } else if (deliveries.length) {
     // Wakes the delivery worker once this transaction commits (see delivery-signal.ts).
     const insert = trx.insertInto('deliveries').values(deliveries);
     if (onPostgres(trx)) {
@@ -68,6 +118,31 @@ export async function recordEvents(trx: Trx, teamId: string, drafts: EventDraft[
       signalInProcess();
     }
   }
+  return events;
+}
+
+/**
+ * PostgreSQL: a record's insert, its events, their deliveries and the worker's NOTIFY as one
+ * statement (issue 15: one round trip instead of five). A statement is atomic on its own, so the
+ * record and its events commit together or not at all even outside a transaction; inside one (an
+ * Idempotency-Key's stored answer) they commit with it. Data-modifying CTEs always run to completion,
+ * and the foreign keys between them (a delivery's event) are checked at the statement's end.
+ * `hooks`: the team's enabled webhooks, read by the caller.
+ */
+export async function insertWithEventsPostgres<T extends keyof Database>(
+  db: DbExecutor,
+  record: (db: QueryCreator<Database>) => InsertQueryBuilder<Database, T, InsertResult>,
+  teamId: string,
+  drafts: EventDraft[],
+  createdAt: string,
+  hooks: readonly EnabledHook[],
+): Promise<EventRow[]> {
+  const events = eventRows(teamId, drafts, createdAt);
+  const deliveries = deliveryRows(teamId, events, hooks, createdAt);
+  let query = db.with('record', (d) => record(d)).with('event', (d) => d.insertInto('events').values(events));
+  if (deliveries.length) query = query.with('queued', (d) => d.insertInto('deliveries').values(deliveries)) as unknown as typeof query;
+  // The NOTIFY only when there is something to deliver, as in recordEvents.
+  await query.selectNoFrom(deliveries.length ? sql`pg_notify(${DELIVERIES_CHANNEL}, '')`.as('notified') : sql`1`.as('notified')).execute();
   return events;
 }
 

@@ -1,0 +1,174 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { insertDealQuery, type CreatedDealRow } from '../../src/domain/deals/deals.repository.js';
+import { insertWithEventsPostgres } from '../../src/domain/events/events.repository.js';
+import { createHarness, type Harness } from '../support/harness.js';
+import { DIALECTS } from '../support/dialects.js';
+import { waitUntil } from '../support/wait.js';
+
+/**
+ * Issue 15, "fewer statements per create on PostgreSQL": POST /deals reads the phase, the client and
+ * the team's webhooks in one statement, then writes the deal, its event, its deliveries and the
+ * worker's NOTIFY in one statement (was: BEGIN, phase, client, deal, event, webhooks, deliveries,
+ * COMMIT). The guarantees it touches: the deal and its events are stored together or not at all,
+ * every failure keeps its envelope and stores nothing, and an Idempotency-Key's answer commits with
+ * the deal.
+ */
+
+const UNKNOWN_CLIENT = '0190a000-0000-7000-8000-000000000000';
+
+describe.runIf(DIALECTS.includes('postgres'))('postgres: statements per POST /deals', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await createHarness('postgres');
+  });
+  afterAll(async () => h?.close());
+
+  /** The statements one request sends, once the key is served from the cache. */
+  async function statementsOf(send: () => Promise<{ status: number; text: string }>, status: number): Promise<string[]> {
+    const query = vi.spyOn(pg.Client.prototype, 'query');
+    try {
+      query.mockClear();
+      const res = await send();
+      expect(res.status, res.text).toBe(status);
+      return query.mock.calls.map(([text]) => (typeof text === 'string' ? text : (text as { text: string }).text));
+    } finally {
+      query.mockRestore();
+    }
+  }
+
+  const isAuth = (text: string) => /auth_epoch|api_keys/.test(text);
+
+  it('a create with a client and a subscribed webhook: one read and one write (plus the authentication), and the deal has its event and delivery', async () => {
+    const t = await h.team();
+    const client = (await t.post('/clients', { type: 'PF', name: 'Maria da Silva' })).body.data.id as string;
+    await h.services.webhooks.create({ teamId: t.teamId, url: 'https://receiver.example.com/hook', events: ['deal.created'] });
+    // Warm: the key comes to be served from the cache.
+    await waitUntil(async () => (await statementsOf(() => t.post('/deals', { title: 'Aquecimento' }), 201)).filter(isAuth).length <= 1, 10_000, 'a cached key');
+
+    const sent = await statementsOf(() => t.post('/deals', { title: 'Venda Civic 2024', value: 150000, phase: 'proposta', client_id: client }), 201);
+    const own = sent.filter((text) => !isAuth(text));
+    expect(own).toHaveLength(2);
+    expect(own[0]).toMatch(/^select/);
+    expect(own[1]).toMatch(/^with "record" as \(insert into "deals"/);
+    expect(own[1]).toMatch(/insert into "events"/);
+    expect(own[1]).toMatch(/insert into "deliveries"/);
+    expect(own[1]).toMatch(/pg_notify/);
+    expect(sent.some((text) => /^(begin|commit)/i.test(text))).toBe(false);
+
+    const deals = await h.testDb.db.kysely
+      .selectFrom('deals')
+      .select(['id', 'client_id', 'probability'])
+      .where('team_id', '=', t.teamId)
+      .where('title', '=', 'Venda Civic 2024')
+      .execute();
+    expect(deals).toHaveLength(1);
+    expect(deals[0]).toMatchObject({ client_id: client, probability: 50 });
+    const events = await h.testDb.db.kysely
+      .selectFrom('events')
+      .select(['id', 'object'])
+      .where('team_id', '=', t.teamId)
+      .where('type', '=', 'deal.created')
+      .execute();
+    const event = events.find((e) => (JSON.parse(e.object) as { id: string }).id === deals[0]!.id);
+    expect(event).toBeDefined();
+    const deliveries = await h.testDb.db.kysely.selectFrom('deliveries').select('id').where('event_id', '=', event!.id).execute();
+    expect(deliveries).toHaveLength(1);
+  });
+
+  it('failures answer their envelope after the one read and write nothing', async () => {
+    const t = await h.team();
+    for (let i = 0; i < 5; i++) await t.post('/deals', { title: `Aquecimento ${i}` });
+    const cases = [
+      { body: { title: 'Fase errada', phase: 'inexistente' }, message: 'Fase inválida', field: 'phase' },
+      { body: { title: 'Cliente errado', client_id: UNKNOWN_CLIENT }, message: 'Cliente não encontrado', field: 'client_id' },
+      { body: { title: 'Cliente não UUID', client_id: 'nao-e-um-id' }, message: 'Cliente não encontrado', field: 'client_id' },
+      // Both wrong: the phase is named first, as before.
+      { body: { title: 'Os dois', phase: 'inexistente', client_id: UNKNOWN_CLIENT }, message: 'Fase inválida', field: 'phase' },
+    ];
+    for (const { body, message, field } of cases) {
+      let answer: { status: number; text: string; body: { error: { code: string; message: string; field: string } } } | undefined;
+      const sent = await statementsOf(async () => (answer = await t.post('/deals', body)), 400);
+      expect(answer!.body.error).toMatchObject({ code: 'VALIDATION_ERROR', message, field });
+      expect(sent.filter((text) => /insert/i.test(text))).toEqual([]);
+    }
+    const stored = await h.testDb.db.kysely.selectFrom('deals').select('title').where('team_id', '=', t.teamId).execute();
+    expect(stored).toHaveLength(5);
+  });
+
+  it('with an Idempotency-Key the answer is stored in the same transaction as the deal: a replay gives the same bytes', async () => {
+    const t = await h.team();
+    const post = () =>
+      h.inject({
+        method: 'POST',
+        url: '/api/v1/deals',
+        headers: { authorization: `Bearer ${t.key}`, 'idempotency-key': 'chave-1' },
+        payload: { title: 'Com chave' },
+      });
+    const sent = await statementsOf(post, 201);
+    expect(sent.some((text) => /^begin/i.test(text))).toBe(true);
+    expect(sent.some((text) => /^commit/i.test(text))).toBe(true);
+    const first = await h.testDb.db.kysely
+      .selectFrom('idempotency_keys')
+      .select(['status', 'response_body'])
+      .where('team_id', '=', t.teamId)
+      .executeTakeFirstOrThrow();
+    expect(first.status).toBe('completed');
+    const again = await post();
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.text).toBe(first.response_body);
+    const stored = await h.testDb.db.kysely.selectFrom('deals').select('id').where('team_id', '=', t.teamId).execute();
+    expect(stored).toHaveLength(1);
+  });
+
+  it('the write is one statement, so all or nothing even outside a transaction: a delivery that cannot be stored takes the deal and its event with it', async () => {
+    const t = await h.team();
+    const now = new Date().toISOString();
+    const row: CreatedDealRow = {
+      id: '0190a000-0000-7000-8000-0000000000aa',
+      team_id: t.teamId,
+      title: 'Tudo ou nada',
+      description: null,
+      value_cents: null,
+      currency: 'BRL',
+      phase: 'lead',
+      priority: 'media',
+      priority_rank: 2,
+      probability: 10,
+      status: 'ativo',
+      expected_close_date: null,
+      source: null,
+      loss_reason: null,
+      tags: '[]',
+      is_starred: 0,
+      store_id: null,
+      client_id: null,
+      responsible_id: null,
+      case_id: null,
+      search_text: 'tudo ou nada',
+      title_key: 'tudo ou nada',
+      archived_at: null,
+      created_at: now,
+      updated_at: now,
+    };
+    // A webhook that does not exist (deleted after the read): its delivery's foreign key fails.
+    const gone = [{ id: '0190a000-0000-7000-8000-0000000000bb', events: '[]' }];
+    await expect(
+      insertWithEventsPostgres(
+        h.testDb.db.kysely,
+        (d) => insertDealQuery(d, row),
+        t.teamId,
+        [{ type: 'deal.created', object: { id: row.id }, previous: null }],
+        now,
+        gone,
+      ),
+    ).rejects.toThrow(/foreign key/);
+    const db = h.testDb.db.kysely;
+    expect(await db.selectFrom('deals').select('id').where('team_id', '=', t.teamId).execute()).toEqual([]);
+    expect(await db.selectFrom('events').select('id').where('team_id', '=', t.teamId).execute()).toEqual([]);
+    // The board totals (a trigger of the insert) did not move either.
+    expect(await db.selectFrom('board_totals').select('n').where('team_id', '=', t.teamId).where('board', '=', 'deals').where('n', '!=', 0).execute()).toEqual(
+      [],
+    );
+  });
+});
