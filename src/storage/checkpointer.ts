@@ -66,8 +66,12 @@ function checkpoint() {
     const [row] = db.pragma('wal_checkpoint(PASSIVE)');
     return { busy: Number(row.busy), log: Number(row.log), checkpointed: Number(row.checkpointed) };
   } catch (error) {
-    // SQLITE_BUSY (another connection checkpointing or a lock held): the next tick tries again.
-    return { busy: 1, log: -1, checkpointed: -1, error: String(error && error.message) };
+    // SQLITE_BUSY or SQLITE_LOCKED (another connection checkpointing, a lock held): the next tick tries
+    // again. Anything else (an I/O error, a corrupt or replaced file) stops the worker: the main thread
+    // hears it ('error') and gives the checkpoints back to the serving connection.
+    const code = String((error && error.code) || '');
+    if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) return { busy: 1, log: -1, checkpointed: -1 };
+    throw error;
   }
 }
 function tick() {
@@ -94,16 +98,26 @@ timer = setTimeout(tick, workerData.intervalMs);
 /** Starts the worker for the SQLite file at `path` (already in WAL mode, so the worker's connection is too). */
 export function startBackgroundCheckpointer(path: string, options: CheckpointerOptions = {}): BackgroundCheckpointer {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { path, driver, intervalMs: options.intervalMs ?? CHECKPOINT_INTERVAL_MS } });
-  // The worker must never keep the process alive on its own (a CLI run, a test).
-  worker.unref();
+  const worker = new Worker(WORKER_SOURCE, {
+    eval: true,
+    // The source is CommonJS, whatever the parent was started with (`node --input-type=module -e …`).
+    execArgv: process.execArgv.filter((arg) => !arg.startsWith('--input-type')),
+    workerData: { path, driver, intervalMs: options.intervalMs ?? CHECKPOINT_INTERVAL_MS },
+  });
   let nextId = 0;
   let failure: Error | undefined;
   let closing: Promise<void> | undefined;
   const waiting = new Map<number, { resolve: (value: { result?: CheckpointResult }) => void; reject: (error: Error) => void }>();
+  // The worker keeps the process alive only while an answer is awaited (a checkpoint asked for, the
+  // close): never on its own, so a script or a failed start that does not close the database still
+  // exits. Listening for messages refs a worker again, so it is unref'ed after its listeners.
+  const settled = () => {
+    if (waiting.size === 0) worker.unref();
+  };
   worker.on('message', (message: { id: number; result?: CheckpointResult }) => {
     waiting.get(message.id)?.resolve(message);
     waiting.delete(message.id);
+    settled();
   });
   const fail = (error: Error) => {
     if (failure === undefined && !closing) options.onFailure?.(error);
@@ -113,11 +127,13 @@ export function startBackgroundCheckpointer(path: string, options: CheckpointerO
   };
   worker.on('error', fail);
   worker.on('exit', () => fail(new Error('The checkpoint worker has stopped')));
+  worker.unref();
   const ask = (type: 'now' | 'close') =>
     new Promise<{ result?: CheckpointResult }>((resolve, reject) => {
       if (failure !== undefined) return reject(failure);
       const id = nextId++;
       waiting.set(id, { resolve, reject });
+      worker.ref();
       worker.postMessage({ type, id });
     });
   return {

@@ -58,7 +58,7 @@ export interface DbOptions {
    */
   groupCommit?: boolean;
   /**
-   * SQLite file: 'background' (SQLITE_CHECKPOINTS, `serve`'s default) checkpoints the WAL from a worker
+   * SQLite file: 'background' (SQLITE_BACKGROUND_CHECKPOINTS, `serve`'s default) checkpoints the WAL from a worker
    * thread with its own connection, off the request path (storage/checkpointer.ts); 'inline' (the
    * default here: CLI commands, scripts) keeps SQLite's automatic checkpoint inside the COMMIT that
    * takes the WAL past 1,000 pages.
@@ -177,7 +177,11 @@ export function createDb(url: string, options: DbOptions = {}): Db {
         intervalMs: options.checkpointIntervalMs,
         // A worker that stopped (it could not open the file, it crashed): back to SQLite's checkpoints in the COMMIT.
         onFailure: () => {
-          if (database.open) database.pragma('wal_autocheckpoint = 1000');
+          try {
+            if (database.open) database.pragma('wal_autocheckpoint = 1000');
+          } catch {
+            // Only a closing or broken connection refuses it: nothing is left to checkpoint for.
+          }
         },
       });
     }

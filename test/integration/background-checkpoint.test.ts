@@ -1,12 +1,15 @@
 import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import SqliteDatabase from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServices } from '../../src/app/services.js';
 import { createDb, type Db, type DbOptions } from '../../src/storage/db.js';
 import { migrateToLatest } from '../../src/storage/migrator.js';
+import { spawnChild } from '../support/child.js';
+import { ensureBuilt } from '../support/cli.js';
 import { DIALECTS } from '../support/dialects.js';
 
 /**
@@ -18,6 +21,7 @@ import { DIALECTS } from '../support/dialects.js';
  */
 
 const NEVER = 3_600_000;
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 describe.skipIf(!DIALECTS.includes('sqlite'))('background WAL checkpoints (sqlite)', () => {
   const dirs: string[] = [];
@@ -119,5 +123,28 @@ describe.skipIf(!DIALECTS.includes('sqlite'))('background WAL checkpoints (sqlit
     await expect(db.checkpoint!()).rejects.toThrow();
     const { rows } = await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(db.kysely);
     expect(rows[0]!.wal_autocheckpoint).toBe(1000);
+  });
+
+  it('the worker never keeps a process alive on its own: a script that does not close its database still exits, and one that closes it exits cleanly', async () => {
+    ensureBuilt();
+    const dir = mkdtempSync(join(tmpdir(), 'autosales-checkpoint-'));
+    dirs.push(dir);
+    const script = (close: boolean) => `
+      const { createDb } = await import(${JSON.stringify(pathToFileURL(join(ROOT, 'dist', 'storage', 'db.js')).href)});
+      const { migrateToLatest } = await import(${JSON.stringify(pathToFileURL(join(ROOT, 'dist', 'storage', 'migrator.js')).href)});
+      const db = createDb(${JSON.stringify(`sqlite:${join(dir, close ? 'closed.db' : 'open.db')}`)}, { checkpoints: 'background' });
+      await migrateToLatest(db);
+      await db.checkpoint();
+      ${close ? 'await db.close();' : ''}
+      console.log('done');`;
+    for (const close of [false, true]) {
+      const child = spawnChild(process.execPath, ['--input-type=module', '-e', script(close)], {
+        name: `a script that ${close ? 'closes' : 'leaves open'} its database`,
+      });
+      expect(await child.waitExit(20_000), child.output()).toEqual({ code: 0, signal: null });
+      expect(child.stdout()).toContain('done');
+    }
+    // Closed: the last connection checkpointed the whole WAL and removed it.
+    expect(existsSync(join(dir, 'closed.db-wal'))).toBe(false);
   });
 });

@@ -1,10 +1,12 @@
 import { sql, type Kysely } from 'kysely';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServices } from '../../src/app/services.js';
 import { lowerBoundCents, upperBoundCents } from '../../src/domain/shared/money.js';
 import type { Database } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrator.js';
 import { DIALECTS, openTestDb, stepMigrator, type TestDb } from '../support/dialects.js';
+import { waitUntil } from '../support/wait.js';
 
 /**
  * Migration 0011 (issue 15): the total of a price-filtered vehicle list comes from per-bucket counters
@@ -149,5 +151,48 @@ for (const dialect of DIALECTS) {
         await fresh.close();
       }
     });
+
+    it.runIf(dialect === 'postgres')(
+      'a write in flight while the migration runs (another server, a rolling deploy) is counted: the fill waits for it',
+      async () => {
+        const fresh = await openTestDb(dialect, { migrate: false });
+        const other = new pg.Client({ connectionString: fresh.url });
+        try {
+          const migrator = await stepMigrator(fresh.db);
+          expect((await migrator.migrateTo('0010-team-search')).error).toBeUndefined();
+          const before = createServices(fresh.db);
+          const teamId = (await before.teams.create({ name: 'Loja em atualização', plan: 'professional' })).id;
+          const gol = await before.vehicles.create(teamId, { title: 'Gol', brand: 'VW', model: 'Gol', price: 50000 });
+          // The old version's request, mid-transaction: the price moved, not committed yet.
+          await other.connect();
+          await other.query('begin');
+          await other.query('update vehicles set price_cents = 9000000 where id = $1', [gol.id]);
+          const migrating = migrateToLatest(fresh.db);
+          // The migration waits for that write's lock on vehicles (before its fill, since the fix; before
+          // its triggers, without it): then the write commits.
+          await waitUntil(
+            async () => (await other.query(`select 1 from pg_locks where not granted and relation = 'vehicles'::regclass`)).rowCount! > 0,
+            20_000,
+            'the migration waiting for the write in flight',
+          );
+          await other.query('commit');
+          await migrating;
+          const after = createServices(fresh.db);
+          for (const [min, max] of [
+            [80000, undefined],
+            [undefined, 60000],
+          ] as const) {
+            const q = { ...(min !== undefined ? { min_price: min } : {}), ...(max !== undefined ? { max_price: max } : {}) };
+            expect((await after.vehicles.list(teamId, q)).pagination.total, JSON.stringify(q)).toBe(
+              await counted(fresh.db.kysely, teamId, undefined, min, max),
+            );
+          }
+          expect((await after.vehicles.list(teamId, { min_price: 80000 })).pagination.total).toBe(1);
+        } finally {
+          await other.end().catch(() => undefined);
+          await fresh.close();
+        }
+      },
+    );
   });
 }

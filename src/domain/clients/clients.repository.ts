@@ -76,13 +76,13 @@ export const updateClient = (db: DbExecutor, teamId: string, id: string, patch: 
 const searchQueries = (search: string) => (TAX_ID_QUERY.test(search) ? [search, normalizeTaxId(search)] : [search]);
 
 /**
- * A search for a full CPF or CNPJ on SQLite, from the tax-number indexes (migration 0011): the clients whose CPF
+ * A search for a full CPF or CNPJ on SQLite, from the tax-number indexes (migration 0012): the clients whose CPF
  * is it, or whose CNPJ is it or holds the CPF at one of its four offsets, and the few whose text holds
  * a tax number elsewhere; each checked with the LIKE. Exactly the rows of searchCondition. Null for any
  * other query.
  */
 function exactTaxSearch(dialect: DialectName, teamId: string, search: string): RawBuilder<boolean> | null {
-  // SQLite only (migration 0011): on PostgreSQL the team's trigram index measured faster (see there).
+  // SQLite only (migration 0012): on PostgreSQL the team's trigram index measured faster (see there).
   if (dialect !== 'sqlite') return null;
   const cpf = CPF_QUERY.test(search);
   if (!cpf && !CNPJ_QUERY.test(search)) return null;

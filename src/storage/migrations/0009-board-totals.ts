@@ -1,5 +1,6 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { dialectTypes, type DialectName } from '../dialect.js';
+import { lockAgainstWrites } from './backfill-lock.js';
 
 /**
  * board_totals (issue 15, the panel's routes at the lists' targets): per team, board and phase, how
@@ -27,6 +28,7 @@ export function boardTotals(dialect: DialectName) {
         .execute();
       for (const board of BOARDS) {
         const summed = board.summed(dialect, sql.raw(board.table));
+        await lockAgainstWrites(db, dialect, board.table);
         await sql`insert into board_totals (team_id, board, phase, slot, n, total)
           select team_id, ${sql.lit(board.table)}, phase, 0, count(*), coalesce(sum(${summed}), 0) from ${sql.table(board.table)}
           where status = 'ativo' group by team_id, phase`.execute(db);

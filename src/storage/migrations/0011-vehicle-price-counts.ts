@@ -1,5 +1,6 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { dialectTypes, type DialectName } from '../dialect.js';
+import { lockAgainstWrites } from './backfill-lock.js';
 
 /** Width of one price bucket, in cents (R$ 1.000). Repositories compute the same buckets (vehicles.repository.ts). */
 export const PRICE_BUCKET_CENTS = 100_000;
@@ -28,6 +29,7 @@ export function vehiclePriceCounts(dialect: DialectName) {
         .addColumn('n', 'bigint', (c) => c.notNull())
         .addPrimaryKeyConstraint('vehicle_price_counts_pk', ['team_id', 'bucket', 'status', 'slot'])
         .execute();
+      await lockAgainstWrites(db, dialect, 'vehicles');
       await sql`insert into vehicle_price_counts (team_id, status, bucket, slot, n)
         select team_id, status, ${bucketOf(sql.raw('price_cents'))}, 0, count(*) from vehicles
         where price_cents is not null group by team_id, status, ${bucketOf(sql.raw('price_cents'))}`.execute(db);

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { dialectTypes, type DialectName } from '../../dialect.js';
+import { lockAgainstWrites } from '../backfill-lock.js';
 
 /** The tables whose unfiltered list totals come from record_counts, by their `status` column. */
 export const COUNTED_TABLES = ['deals', 'clients'] as const;
@@ -24,6 +25,7 @@ export async function createCountTriggers(db: Kysely<unknown>, dialect: DialectN
     .execute();
   if (dialect === 'postgres') await createPostgresFunctions(db);
   for (const table of COUNTED_TABLES) {
+    await lockAgainstWrites(db, dialect, table);
     await sql`insert into record_counts (team_id, resource, status, slot, n)
       select team_id, ${sql.lit(table)}, status, 0, count(*) from ${sql.table(table)} group by team_id, status`.execute(db);
     if (dialect === 'postgres') await createPostgresTriggers(db, table);
