@@ -38,6 +38,22 @@ export function createAuthCache(changes: AuthChanges, now: () => number = Date.n
   /** How many times this process cleared the cache itself (a revocation of its own). */
   let cleared = 0;
 
+  /**
+   * The entry for this key hash *without* asking `changes.current()`, for a caller that confirms
+   * the entry's `epoch` against a counter it reads itself in a committed snapshot taken after the
+   * request arrived (GET by id on SQLite: api-keys.service.ts, `unconfirmed`). Expired entries and
+   * those made before this process cleared the cache are never offered.
+   */
+  function peek(hash: string): Entry | undefined {
+    const entry = entries.get(hash);
+    if (!entry) return undefined;
+    if (entry.cleared !== cleared || entry.expiresAt <= now()) {
+      entries.delete(hash);
+      return undefined;
+    }
+    return entry;
+  }
+
   return {
     /** The cached lookup for this key hash, if the cache may offer one right now. */
     get(hash: string): AuthLookup | undefined {
@@ -49,30 +65,15 @@ export function createAuthCache(changes: AuthChanges, now: () => number = Date.n
         seenToken = token;
         return undefined;
       }
-      const entry = entries.get(hash);
-      if (!entry) return undefined;
-      if (entry.token !== token || entry.cleared !== cleared || entry.expiresAt <= now()) {
+      const entry = peek(hash);
+      if (entry && entry.token !== token) {
         entries.delete(hash);
         return undefined;
       }
       return entry;
     },
 
-    /**
-     * The entry for this key hash *without* asking `changes.current()`, for a caller that confirms
-     * the entry's `epoch` against a counter it reads itself in a committed snapshot taken after the
-     * request arrived (GET by id on SQLite: api-keys.service.ts, `unconfirmed`). Expired entries and
-     * those made before this process cleared the cache are never offered.
-     */
-    peek(hash: string): AuthLookup | undefined {
-      const entry = entries.get(hash);
-      if (!entry) return undefined;
-      if (entry.cleared !== cleared || entry.expiresAt <= now()) {
-        entries.delete(hash);
-        return undefined;
-      }
-      return entry;
-    },
+    peek,
 
     /** Runs the database lookup and remembers a valid answer when nothing changed meanwhile. */
     async load(hash: string, lookup: () => Promise<AuthLookup | null>): Promise<AuthLookup | null> {
