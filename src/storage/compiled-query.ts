@@ -88,6 +88,21 @@ export function compiledQuery<DB, A extends unknown[], O>(name: string, build: (
 }
 
 /**
+ * One value per shape (dialect, sort, status condition, number of a board's phases…), made on first
+ * use: `make` returns a compiledQuery, so only the parameters vary from one call to the next. The
+ * shapes are a closed set, so nothing is ever evicted.
+ */
+export function perShape<K extends unknown[], R>(key: (...shape: K) => string, make: (...shape: K) => R): (...shape: K) => R {
+  const made = new Map<string, R>();
+  return (...shape) => {
+    const k = key(...shape);
+    let found = made.get(k);
+    if (!found) made.set(k, (found = make(...shape)));
+    return found;
+  };
+}
+
+/**
  * compiledQuery for a query whose SQL depends on a key (the dialect, the number of a board's
  * phases): `build(key)` gives the query of that key, compiled once per key on first use. What
  * shapes the SQL goes in the key, never in the arguments, which stay bound values only.
@@ -96,10 +111,8 @@ export function compiledQueryFamily<K extends string, DB, A extends unknown[], O
   name: string,
   build: (key: K) => (db: Kysely<DB>, ...args: A) => Compilable<O>,
 ): (key: K) => CompiledQueryRunner<DB, A, O> {
-  const runners = new Map<K, CompiledQueryRunner<DB, A, O>>();
-  return (key) => {
-    let runner = runners.get(key);
-    if (!runner) runners.set(key, (runner = compiledQuery(`${name}_${key}`, build(key))));
-    return runner;
-  };
+  return perShape(
+    (key: K) => key,
+    (key: K) => compiledQuery(`${name}_${key}`, build(key)),
+  );
 }

@@ -1,6 +1,6 @@
 import type { DbExecutor, Trx } from '../../storage/executor.js';
 import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
-import { compiledQuery } from '../../storage/compiled-query.js';
+import { compiledQuery, perShape } from '../../storage/compiled-query.js';
 import type { CommittedReader } from '../../storage/committed-reader.js';
 import type { ClientRow, ClientUpdate, Database, NewClientRow } from '../../storage/database.js';
 import type { Page, Sort } from '../shared/list-query.js';
@@ -12,7 +12,6 @@ import {
   onlyStatusFilter,
   pageAndTotal,
   pageAndTotalOfFew,
-  perShape,
   sortOrder,
   statusTotalColumn,
   teamColumn,

@@ -1,6 +1,6 @@
 import type { DbExecutor, Trx } from '../../storage/executor.js';
 import { sql, type Expression, type QueryCreator, type SelectQueryBuilder } from 'kysely';
-import { compiledQuery, compiledQueryFamily } from '../../storage/compiled-query.js';
+import { compiledQuery, compiledQueryFamily, perShape } from '../../storage/compiled-query.js';
 import type { CommittedReader } from '../../storage/committed-reader.js';
 import type { Database, DealRow, DealUpdate, NewDealRow } from '../../storage/database.js';
 import type { Page, Sort } from '../shared/list-query.js';
@@ -12,7 +12,6 @@ import {
   onlySearchFilter,
   onlyStatusFilter,
   pageAndTotal,
-  perShape,
   sortOrder,
   statusTotalColumn,
   teamColumn,

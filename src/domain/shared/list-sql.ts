@@ -64,21 +64,6 @@ export function statusTotalColumn<DB extends Database, TB extends keyof DB>(
 }
 
 /**
- * One list statement per shape (dialect, sort, status condition…), made on first use: `make` returns
- * a compiledQuery (storage/compiled-query.ts), so only the parameters vary from one call to the next.
- * The shapes are few (a closed set of sorts and conditions), so nothing is ever evicted.
- */
-export function perShape<K extends unknown[], R>(key: (...shape: K) => string, make: (...shape: K) => R): (...shape: K) => R {
-  const made = new Map<string, R>();
-  return (...shape) => {
-    const k = key(...shape);
-    let found = made.get(k);
-    if (!found) made.set(k, (found = make(...shape)));
-    return found;
-  };
-}
-
-/**
  * The team column of a list query. `fromSearchIndex` (SQLite, a search the FTS5 index answers): a
  * unary `+` keeps SQLite's planner off the team indexes, so the rows are found from the index's hits
  * (a few rowid lookups) instead of by walking every row of the team. Worth it for a count, and for a

@@ -1,5 +1,5 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
-import { compiledQuery, compiledQueryFamily } from '../../storage/compiled-query.js';
+import { compiledQuery, compiledQueryFamily, perShape } from '../../storage/compiled-query.js';
 import type { CommittedReader } from '../../storage/committed-reader.js';
 import type { Database, NewVehicleRow, VehicleRow, VehicleUpdate } from '../../storage/database.js';
 import type { DialectName } from '../../storage/dialect.js';
@@ -12,7 +12,6 @@ import {
   onlySearchFilter,
   onlyStatusFilter,
   pageAndTotal,
-  perShape,
   searchHitsDrivePage,
   sortOrder,
   statusTotalColumn,
