@@ -15,7 +15,43 @@ export const CLIENT_SHAPES = {
   PJ: { list: [...CONTACT, 'cnpj', 'legal_name', 'trade_name', ...LIST_TAIL], full: [...CONTACT, ...PJ_FIELDS, ...FULL_TAIL] },
 } as const;
 
-export function toClientState(row: ClientRow): ClientState {
+/** The columns {@link toClientState} reads: GET /clients/:id reads only these (not search_text, name_key, the normalized tax ids…). */
+export const CLIENT_STATE_COLUMNS = [
+  'id',
+  'type',
+  'name',
+  'display_name',
+  'email',
+  'phone',
+  'mobile_phone',
+  'whatsapp',
+  'cpf',
+  'rg',
+  'birth_date',
+  'gender',
+  'marital_status',
+  'nationality',
+  'cnpj',
+  'legal_name',
+  'trade_name',
+  'state_registration',
+  'municipal_registration',
+  'segment',
+  'source',
+  'status',
+  'store_id',
+  'address',
+  'notes',
+  'tags',
+  'credit_limit_cents',
+  'created_at',
+  'updated_at',
+] as const satisfies ReadonlyArray<keyof ClientRow>;
+
+/** What {@link toClientState} reads. */
+export type ClientStateRow = Pick<ClientRow, (typeof CLIENT_STATE_COLUMNS)[number]>;
+
+export function toClientState(row: ClientStateRow): ClientState {
   return {
     id: row.id,
     type: row.type,

@@ -3,6 +3,7 @@ import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import { compiledQuery, perShape } from '../../storage/compiled-query.js';
 import type { CommittedReader } from '../../storage/committed-reader.js';
 import type { ClientRow, ClientUpdate, Database, NewClientRow } from '../../storage/database.js';
+import { CLIENT_STATE_COLUMNS, type ClientStateRow } from './clients.mapper.js';
 import type { Page, Sort } from '../shared/list-query.js';
 import { normalizeTaxId } from '../shared/tax-id.js';
 import type { DialectName } from '../../storage/dialect.js';
@@ -46,7 +47,8 @@ const clientByIdWithAuthEpoch = compiledQuery('client_by_id_auth_epoch', (db: Db
   db
     .selectFrom(authEpochTable())
     .leftJoin('clients', (join) => join.on('clients.team_id', '=', teamId).on('clients.id', '=', id))
-    .selectAll('clients')
+    // Only what the answer is made of: fewer values for the backend to write out and for pg to parse (issue 15).
+    .select(CLIENT_STATE_COLUMNS.map((column) => `clients.${column}` as const))
     .select('e.n as auth_epoch'),
 );
 
@@ -56,7 +58,7 @@ const clientByIdWithAuthEpoch = compiledQuery('client_by_id_auth_epoch', (db: Db
  * the record and the counter come from one committed snapshot, never from an open group-commit batch.
  */
 export const findClientWithAuthEpoch = async (db: DbExecutor, teamId: string, id: string, committed?: CommittedReader) =>
-  splitAuthEpoch<ClientRow>(await clientByIdWithAuthEpoch.takeFirstCommitted(committed, db, teamId, id));
+  splitAuthEpoch<ClientStateRow>(await clientByIdWithAuthEpoch.takeFirstCommitted(committed, db, teamId, id));
 
 /** The same, row-locked until the transaction ends (PostgreSQL). */
 export const findClientForUpdate = (trx: Trx, teamId: string, id: string) =>

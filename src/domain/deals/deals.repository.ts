@@ -58,7 +58,9 @@ const dealByIdWithAuthEpoch = compiledQuery('deal_by_id_auth_epoch', (db: DbExec
     .selectFrom(authEpochTable())
     .leftJoin('deals', (join) => join.on('deals.team_id', '=', teamId).on('deals.id', '=', id))
     .leftJoin('clients', (join) => join.onRef('clients.id', '=', 'deals.client_id').onRef('clients.team_id', '=', 'deals.team_id'))
-    .selectAll('deals')
+    // Only what the answer is made of (not search_text, title_key, archived_at…): fewer values for the backend to
+    // write out and for pg to parse per request (issue 15).
+    .select(DEAL_VIEW_COLUMNS.map((column) => `deals.${column}` as const))
     .select(['clients.name as client_name', 'e.n as auth_epoch']),
 );
 
@@ -68,7 +70,7 @@ const dealByIdWithAuthEpoch = compiledQuery('deal_by_id_auth_epoch', (db: DbExec
  * the record and the counter come from one committed snapshot, never from an open group-commit batch.
  */
 export const findDealWithAuthEpoch = async (db: DbExecutor, teamId: string, id: string, committed?: CommittedReader) =>
-  splitAuthEpoch<DealRowWithClient>(await dealByIdWithAuthEpoch.takeFirstCommitted(committed, db, teamId, id));
+  splitAuthEpoch<DealViewRow>(await dealByIdWithAuthEpoch.takeFirstCommitted(committed, db, teamId, id));
 
 /** The same, row-locked until the transaction ends (PostgreSQL), so concurrent updates compute their changes from the row they replace. */
 export async function findDealForUpdate(trx: Trx, teamId: string, id: string): Promise<DealRowWithClient | undefined> {

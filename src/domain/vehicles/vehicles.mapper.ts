@@ -3,7 +3,43 @@ import { fromCents } from '../shared/money.js';
 import { toApiTimestamp, toApiTimestampOrNull } from '../shared/time.js';
 import type { VehicleEventObject, VehicleView } from './vehicles.types.js';
 
-export function toVehicleView(row: VehicleRow): VehicleView {
+/** The columns {@link toVehicleView} reads: GET /vehicles/:id reads only these (not search_text, the *_key columns…). */
+export const VEHICLE_VIEW_COLUMNS = [
+  'id',
+  'title',
+  'brand',
+  'model',
+  'version',
+  'plate',
+  'renavam',
+  'chassis',
+  'manufacture_year',
+  'model_year',
+  'mileage',
+  'color',
+  'fuel',
+  'transmission',
+  'body_type',
+  'doors',
+  'condition',
+  'fipe_code',
+  'price_cents',
+  'purchase_price_cents',
+  'phase',
+  'status',
+  'sold_at',
+  'description',
+  'features',
+  'tags',
+  'store_id',
+  'created_at',
+  'updated_at',
+] as const satisfies ReadonlyArray<keyof VehicleRow>;
+
+/** What {@link toVehicleView} reads. */
+export type VehicleViewRow = Pick<VehicleRow, (typeof VEHICLE_VIEW_COLUMNS)[number]>;
+
+export function toVehicleView(row: VehicleViewRow): VehicleView {
   return {
     id: row.id,
     title: row.title,

@@ -2,6 +2,7 @@ import { sql, type SelectQueryBuilder } from 'kysely';
 import { compiledQuery, compiledQueryFamily, perShape } from '../../storage/compiled-query.js';
 import type { CommittedReader } from '../../storage/committed-reader.js';
 import type { Database, NewVehicleRow, VehicleRow, VehicleUpdate } from '../../storage/database.js';
+import { VEHICLE_VIEW_COLUMNS, type VehicleViewRow } from './vehicles.mapper.js';
 import type { DialectName } from '../../storage/dialect.js';
 import type { DbExecutor, Trx } from '../../storage/executor.js';
 import type { Page, Sort } from '../shared/list-query.js';
@@ -52,7 +53,8 @@ const vehicleByIdWithAuthEpoch = compiledQuery('vehicle_by_id_auth_epoch', (db: 
   db
     .selectFrom(authEpochTable())
     .leftJoin('vehicles', (join) => join.on('vehicles.team_id', '=', teamId).on('vehicles.id', '=', id))
-    .selectAll('vehicles')
+    // Only what the answer is made of: fewer values for the backend to write out and for pg to parse (issue 15).
+    .select(VEHICLE_VIEW_COLUMNS.map((column) => `vehicles.${column}` as const))
     .select('e.n as auth_epoch'),
 );
 
@@ -62,7 +64,7 @@ const vehicleByIdWithAuthEpoch = compiledQuery('vehicle_by_id_auth_epoch', (db: 
  * the record and the counter come from one committed snapshot, never from an open group-commit batch.
  */
 export const findVehicleWithAuthEpoch = async (db: DbExecutor, teamId: string, id: string, committed?: CommittedReader) =>
-  splitAuthEpoch<VehicleRow>(await vehicleByIdWithAuthEpoch.takeFirstCommitted(committed, db, teamId, id));
+  splitAuthEpoch<VehicleViewRow>(await vehicleByIdWithAuthEpoch.takeFirstCommitted(committed, db, teamId, id));
 
 /** The same, row-locked until the transaction ends (PostgreSQL). */
 export const findVehicleForUpdate = (trx: Trx, teamId: string, id: string): Promise<VehicleRow | undefined> =>
