@@ -43,12 +43,27 @@ describe.each(DIALECTS)('%s: GET by id through the counter read answers what the
       segment: 'premium',
       source: 'indicação',
       store_id: 'loja-centro',
-      address: { street: 'Rua das Flores', number: '10', complement: null, neighborhood: 'Centro', city: 'São Paulo', state: 'SP', zip_code: '01001000', country: 'BR' },
+      address: {
+        street: 'Rua das Flores',
+        number: '10',
+        complement: null,
+        neighborhood: 'Centro',
+        city: 'São Paulo',
+        state: 'SP',
+        zip_code: '01001000',
+        country: 'BR',
+      },
       notes: 'Prefere contato à tarde',
       tags: ['vip', 'financiamento'],
       credit_limit: 50000.5,
     });
-    const pj = await created('/clients', { type: 'PJ', name: 'Auto Peças Ltda', legal_name: 'Auto Peças Ltda', trade_name: 'AutoPeças', state_registration: '123.456.789.110' });
+    const pj = await created('/clients', {
+      type: 'PJ',
+      name: 'Auto Peças Ltda',
+      legal_name: 'Auto Peças Ltda',
+      trade_name: 'AutoPeças',
+      state_registration: '123.456.789.110',
+    });
     ids.clients = [pf, pj];
     ids.deals = [
       await created('/deals', {
