@@ -1,6 +1,7 @@
 import type { DbExecutor, Trx } from '../../storage/executor.js';
 import { sql, type Expression, type QueryCreator, type SelectQueryBuilder } from 'kysely';
 import { compiledQuery, compiledQueryFamily, perShape } from '../../storage/compiled-query.js';
+import { compiledInsertWithEventsPostgres } from '../events/events.repository.js';
 import type { CommittedReader } from '../../storage/committed-reader.js';
 import type { Database, DealRow, DealUpdate, NewDealRow } from '../../storage/database.js';
 import type { Page, Sort } from '../shared/list-query.js';
@@ -111,17 +112,25 @@ type DealColumn = (typeof DEAL_COLUMNS)[number];
 /** A create's row: every column given (null where empty), so one compiled statement serves them all. */
 export type CreatedDealRow = { [C in DealColumn]-?: Exclude<NewDealRow[C], undefined> };
 
-const insertDealStatement = compiledQuery('insert_deal', (db: DbExecutor, ...values: unknown[]) =>
-  db.insertInto('deals').values(Object.fromEntries(DEAL_COLUMNS.map((column, i) => [column, values[i]])) as unknown as NewDealRow),
-);
+/** A create's insert with its values bound by position (DEAL_COLUMNS' order, see dealValues). */
+export const boundDealInsert = (db: QueryCreator<Database>, ...values: unknown[]) =>
+  db.insertInto('deals').values(Object.fromEntries(DEAL_COLUMNS.map((column, i) => [column, values[i]])) as unknown as NewDealRow);
+
+/** A create's row as the values of boundDealInsert. */
+export const dealValues = (row: CreatedDealRow): unknown[] => DEAL_COLUMNS.map((column) => row[column]);
+
+const insertDealStatement = compiledQuery('insert_deal', boundDealInsert);
 
 /** A create's insert, built and compiled once (Kysely's building was a per-request cost of POST /deals, issue 15). */
 export async function insertCreatedDeal(db: DbExecutor, row: CreatedDealRow): Promise<void> {
-  await insertDealStatement.execute(db, ...DEAL_COLUMNS.map((column) => row[column]));
+  await insertDealStatement.execute(db, ...dealValues(row));
 }
 
-/** The same insert, as a query another statement can embed (PostgreSQL: with its events, events.repository.ts). */
-export const insertDealQuery = (db: QueryCreator<Database>, row: CreatedDealRow) => db.insertInto('deals').values(row);
+/**
+ * PostgreSQL: a create's deal, its event, its delivery and the worker's NOTIFY as one statement,
+ * compiled once (events.repository.ts); more than one delivery takes the general path.
+ */
+export const insertDealWithEventsPostgres = compiledInsertWithEventsPostgres('deal_create', boundDealInsert);
 
 /**
  * What a create checks and needs, in one read: the phase (its suggested probability), the client

@@ -4,7 +4,7 @@ import type { DbExecutor, Trx } from '../../storage/executor.js';
 import type { DealUpdate } from '../../storage/database.js';
 import { findClientRef } from '../clients/clients.repository.js';
 import type { EventType } from '../events/event-types.js';
-import { insertWithEventsPostgres, recordEvents } from '../events/events.repository.js';
+import { recordEvents } from '../events/events.repository.js';
 import { canonicalId, newId } from '../shared/ids.js';
 import { pageOf, paginationOf, parseSort, sameJson, type Pagination } from '../shared/list-query.js';
 import { fromCents, lowerBoundCents, toCents, upperBoundCents } from '../shared/money.js';
@@ -192,7 +192,7 @@ export function createDealsService(db: Db, { clock }: { clock: Clock }) {
         // an Idempotency-Key's answer with them.
         const write = async (executor: DbExecutor) => {
           const { row, deal, now, hooks, events } = await prepare(executor);
-          await insertWithEventsPostgres(executor, (d) => repo.insertDealQuery(d, row), teamId, events, now, hooks);
+          await repo.insertDealWithEventsPostgres(executor, repo.dealValues(row), teamId, events, now, hooks);
           return deal;
         };
         const inTransaction = options.inTransaction;
