@@ -12,11 +12,12 @@ import {
   onlyStatusFilter,
   pageAndTotal,
   pageAndTotalOfFew,
+  searchHitsDriveLimit,
   sortOrder,
   statusTotalColumn,
   teamColumn,
 } from '../shared/list-sql.js';
-import { countListedSearchHits, exactSearchCondition, searchCondition, type KeyedLookup } from '../shared/search-sql.js';
+import { countListedSearchHits, exactSearchCondition, listedHitsCondition, listedSearchPage, searchCondition, type KeyedLookup } from '../shared/search-sql.js';
 import { CLIENT_TAX_DIGITS_FLAG, CNPJ_WINDOW_ROWS, CNPJ_WINDOWS, cnpjWindow } from '../../storage/exact-search.js';
 import { sqliteIndexServes } from '../shared/text-search.js';
 import { authEpochTable, splitAuthEpoch } from '../shared/auth-epoch-sql.js';
@@ -99,7 +100,14 @@ function exactTaxSearch(dialect: DialectName, teamId: string, search: string): R
   return exactSearchCondition('clients', searchQueries(search), teamId, keyed, flagged);
 }
 
-function applyFilters<O>(query: SelectQueryBuilder<Database, 'clients', O>, dialect: DialectName, teamId: string, f: ClientFilters, fromSearchIndex = false) {
+function applyFilters<O>(
+  query: SelectQueryBuilder<Database, 'clients', O>,
+  dialect: DialectName,
+  teamId: string,
+  f: ClientFilters,
+  fromSearchIndex = false,
+  listedHits = false,
+) {
   const exact = f.search === undefined ? null : exactTaxSearch(dialect, teamId, f.search);
   // An exact search drives from its few candidates (SQLite: kept off the team indexes, as for the FTS hits).
   let q = query.where(teamColumn('clients', fromSearchIndex || (exact !== null && dialect === 'sqlite')), '=', teamId);
@@ -110,7 +118,8 @@ function applyFilters<O>(query: SelectQueryBuilder<Database, 'clients', O>, dial
   if (f.segment !== undefined) q = q.where('segment', '=', f.segment);
   if (f.store_id !== undefined) q = q.where('store_id', '=', f.store_id);
   // Active clients are the listed ones: the search index answers with exactly those of the team.
-  if (f.search !== undefined)
+  if (f.search !== undefined && listedHits) q = q.where(listedHitsCondition('clients'));
+  else if (f.search !== undefined)
     q = q.where(exact ?? searchCondition(dialect, 'clients', searchQueries(f.search), teamId, status === 'active' ? 'listed' : 'team'));
   return q;
 }
@@ -143,6 +152,9 @@ const statusPage = perShape(
         .offset(offset),
     ),
 );
+
+/** The offsets below which a listed search's page is one statement (its constant OFFSET makes one statement text per page). */
+const LISTED_SEARCH_OFFSETS = 100;
 
 export async function listClients(db: DbExecutor, dialect: DialectName, teamId: string, filters: ClientFilters, sort: Sort<ClientSortField>, page: Page) {
   if (onlyStatusFilter(filters)) {
@@ -181,6 +193,24 @@ export async function listClients(db: DbExecutor, dialect: DialectName, teamId: 
       (window, literalLimit) => pageRows(false, window, literalLimit),
       () => total(false),
     );
+  }
+  if (
+    dialect === 'sqlite' &&
+    filters.search !== undefined &&
+    page.offset < LISTED_SEARCH_OFFSETS &&
+    (filters.status ?? 'active') === 'active' &&
+    onlySearchFilter(filters)
+  ) {
+    const queries = searchQueries(filters.search);
+    if (sqliteIndexServes(queries)) {
+      // Page and total in one statement, the index's hits read once (search-sql.ts).
+      const { rows, total } = await listedSearchPage(db, 'clients', queries, teamId, page, searchHitsDriveLimit(page), (fromHits) =>
+        applyFilters(db.selectFrom('clients').selectAll(), dialect, teamId, filters, fromHits, true)
+          .orderBy(SORT_COLUMNS[sort.field], order)
+          .orderBy('id', sort.direction),
+      );
+      return { rows: rows as ClientRow[], total };
+    }
   }
   const searchDrives = dialect === 'sqlite' && filters.search !== undefined && sqliteIndexServes(searchQueries(filters.search));
   return pageAndTotal(searchDrives, page, pageRows, total);

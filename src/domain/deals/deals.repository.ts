@@ -13,11 +13,12 @@ import {
   onlySearchFilter,
   onlyStatusFilter,
   pageAndTotal,
+  searchHitsDriveLimit,
   sortOrder,
   statusTotalColumn,
   teamColumn,
 } from '../shared/list-sql.js';
-import { countListedSearchHits, searchCondition } from '../shared/search-sql.js';
+import { countListedSearchHits, listedHitsCondition, listedSearchPage, searchCondition } from '../shared/search-sql.js';
 import { sqliteIndexServes } from '../shared/text-search.js';
 import { authEpochTable, splitAuthEpoch } from '../shared/auth-epoch-sql.js';
 import { DEAL_VIEW_COLUMNS, type DealRowWithClient, type DealViewRow } from './deals.mapper.js';
@@ -182,6 +183,7 @@ function applyFilters<O>(
   teamId: string,
   f: DealFilters,
   fromSearchIndex = false,
+  listedHits = false,
 ) {
   let q = query.where(teamColumn('deals', fromSearchIndex), '=', teamId);
   // Archived deals are soft-deleted: listed only when asked for by status.
@@ -196,7 +198,8 @@ function applyFilters<O>(
   if (f.createdFrom !== undefined) q = q.where('deals.created_at', '>=', f.createdFrom);
   if (f.createdBefore !== undefined) q = q.where('deals.created_at', '<', f.createdBefore);
   // Without a status filter the search index answers with the team's listed rows only.
-  if (f.search !== undefined) q = q.where(searchCondition(dialect, 'deals', [f.search], teamId, f.status ? 'team' : 'listed'));
+  if (f.search !== undefined)
+    q = q.where(listedHits ? listedHitsCondition('deals') : searchCondition(dialect, 'deals', [f.search], teamId, f.status ? 'team' : 'listed'));
   return q;
 }
 
@@ -241,6 +244,10 @@ const statusPage = perShape(
     ),
 );
 
+/** A search of the listed deals (no status) and nothing else, that SQLite's index serves: its total is the index's count. */
+const listedSearchOnly = (f: DealFilters): f is DealFilters & { search: string } =>
+  f.search !== undefined && !f.status && onlySearchFilter(f) && sqliteIndexServes([f.search]);
+
 export async function listDeals(
   db: DbExecutor,
   dialect: DialectName,
@@ -258,6 +265,26 @@ export async function listDeals(
     return { rows, total };
   }
   const order = sortOrder(dialect, sort, NULLABLE_SORTS.has(sort.field));
+  if (dialect === 'sqlite' && page.offset < DEEP_PAGE_OFFSET && listedSearchOnly(filters)) {
+    // Page and total in one statement, the index's hits read once (search-sql.ts).
+    const { rows, total } = await listedSearchPage(db, 'deals', [filters.search], teamId, page, searchHitsDriveLimit(page), (fromHits) =>
+      applyFilters(
+        db
+          .selectFrom('deals')
+          .leftJoin('clients', (join) => join.onRef('clients.id', '=', 'deals.client_id').onRef('clients.team_id', '=', 'deals.team_id'))
+          .selectAll('deals')
+          .select('clients.name as client_name'),
+        dialect,
+        teamId,
+        filters,
+        fromHits,
+        true,
+      )
+        .orderBy(SORT_COLUMNS[sort.field], order)
+        .orderBy('deals.id', sort.direction),
+    );
+    return { rows, total };
+  }
   const pageRows = (fromSearchIndex: boolean): Promise<DealRowWithClient[]> => {
     const withClientName = db
       .selectFrom('deals')

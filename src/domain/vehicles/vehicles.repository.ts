@@ -12,12 +12,13 @@ import {
   onlySearchFilter,
   onlyStatusFilter,
   pageAndTotal,
+  searchHitsDriveLimit,
   searchHitsDrivePage,
   sortOrder,
   statusTotalColumn,
   teamColumn,
 } from '../shared/list-sql.js';
-import { countListedSearchHits, searchCondition } from '../shared/search-sql.js';
+import { countListedSearchHits, listedHitsCondition, listedSearchPage, searchCondition } from '../shared/search-sql.js';
 import { sqliteIndexServes } from '../shared/text-search.js';
 import { authEpochTable, splitAuthEpoch } from '../shared/auth-epoch-sql.js';
 import { PRICE_BUCKET_CENTS } from '../../storage/migrations/0011-vehicle-price-counts.js';
@@ -97,6 +98,7 @@ function applyFilters<O>(
   fromSearchIndex = false,
   sortField: VehicleSortField | null = null,
   rangeIndex = true,
+  listedHits = false,
 ) {
   const range = (column: keyof typeof RANGE_COLUMNS) => rangeColumn(column, sortField, rangeIndex);
   let q = query.where(teamColumn('vehicles', fromSearchIndex), '=', teamId);
@@ -115,7 +117,8 @@ function applyFilters<O>(
   if (f.maxYear !== undefined) q = q.where(range('model_year'), '<=', f.maxYear);
   if (f.maxMileage !== undefined) q = q.where(range('mileage'), '<=', f.maxMileage);
   // Without a status filter the search index answers with the team's listed rows only.
-  if (f.search !== undefined) q = q.where(searchCondition(dialect, 'vehicles', [f.search], teamId, f.status ? 'team' : 'listed'));
+  if (f.search !== undefined)
+    q = q.where(listedHits ? listedHitsCondition('vehicles') : searchCondition(dialect, 'vehicles', [f.search], teamId, f.status ? 'team' : 'listed'));
   return q;
 }
 
@@ -269,6 +272,24 @@ export async function listVehicles(db: DbExecutor, dialect: DialectName, teamId:
     return { rows: rows as VehicleRow[], total };
   }
   const order = sortOrder(dialect, sort, NULLABLE_SORTS.has(sort.field));
+  const search = filters.search;
+  if (
+    dialect === 'sqlite' &&
+    search !== undefined &&
+    page.offset < DEEP_PAGE_OFFSET &&
+    notByPhase(sort) &&
+    !filters.status &&
+    onlySearchFilter(filters) &&
+    sqliteIndexServes([search])
+  ) {
+    // Page and total in one statement, the index's hits read once (search-sql.ts).
+    const { rows, total } = await listedSearchPage(db, 'vehicles', [search], teamId, page, searchHitsDriveLimit(page), (fromHits) =>
+      applyFilters(db.selectFrom('vehicles').selectAll('vehicles'), dialect, teamId, filters, fromHits, sort.field, true, true)
+        .orderBy(SORT_COLUMNS[sort.field], order)
+        .orderBy('vehicles.id', sort.direction),
+    );
+    return { rows: rows as VehicleRow[], total };
+  }
   const pageRows = (fromSearchIndex: boolean, rangeIndex = true): Promise<VehicleRow[]> => {
     if (sort.field === 'phase') return phaseOrderedPage(db, dialect, teamId, filters, fromSearchIndex, rangeIndex, sort, page);
     const all = db.selectFrom('vehicles').selectAll('vehicles');
