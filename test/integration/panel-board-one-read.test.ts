@@ -101,7 +101,7 @@ describe.each(DIALECTS)('boards: phases, totals and cards in one read equal the 
       const res = await browser.get(`/deals/board?per_column=${perColumn}`);
       const columns = res.body.data.columns;
       expect(columns.map(({ phase, probability, count, total_value }: any) => ({ phase, probability, count, total_value }))).toEqual(old.header);
-      const shown = old.read.map((phase, i) => old.ids[i]!.slice(0, perColumn));
+      const shown = old.ids.map((list) => list.slice(0, perColumn));
       expect(columns.filter((c: any) => old.read.includes(c.phase)).map((c: any) => c.items.map((card: any) => card.id))).toEqual(shown);
       expect(columns.filter((c: any) => !old.read.includes(c.phase)).every((c: any) => c.items.length === 0 && !c.has_more)).toBe(true);
       for (const [i, phase] of old.read.entries()) expect(columns.find((c: any) => c.phase === phase).has_more).toBe(old.ids[i]!.length > perColumn);
