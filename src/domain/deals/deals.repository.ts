@@ -23,6 +23,7 @@ import { sqliteIndexServes } from '../shared/text-search.js';
 import { authEpochTable, splitAuthEpoch } from '../shared/auth-epoch-sql.js';
 import { DEAL_VIEW_COLUMNS, type DealRowWithClient, type DealViewRow } from './deals.mapper.js';
 import type { DealSortField } from './deals.types.js';
+import { dealPhasesWithTotalsQuery, listDealPhasesWithTotals, withTotals, type PhaseWithTotals } from '../phases/phases.repository.js';
 
 export interface DealFilters {
   status?: string;
@@ -535,4 +536,57 @@ export async function dealTotalsChangedBetween(
     .groupBy('status')
     .execute();
   return rows.map((r) => ({ status: r.status, count: Number(r.count), value_cents: Number(r.value_cents) }));
+}
+
+/**
+ * PostgreSQL: the whole unfiltered deals board in ONE statement: the phases with their totals
+ * (dealPhasesWithTotalsQuery) and, per phase with deals, a LATERAL page of its column
+ * (boardCardQuery, `limit` rows of the phase index). A phase without cards comes as one row whose
+ * card columns are null. Rows come phase by phase, each column in its order.
+ */
+const activeBoardPg = compiledQuery('deals_board_full_postgres', (db: DbExecutor, teamId: string, limit: number, now: string) =>
+  db
+    .selectFrom(dealPhasesWithTotalsQuery(db, teamId).as('p'))
+    .leftJoinLateral(
+      () =>
+        boardCardQuery(db, 'postgres', teamId, sql.ref<string>('p.name'), ACTIVE, 0, limit, now)
+          .where(sql<boolean>`coalesce(p.n, 0) <> 0`)
+          .as('c'),
+      (join) => join.onTrue(),
+    )
+    .select(['p.name as board_phase', 'p.probability as board_probability', 'p.n as board_n', 'p.total as board_total'])
+    .selectAll('c')
+    .orderBy('p.position')
+    .orderBy('c.value_cents', sortOrder('postgres', { field: 'value', direction: 'desc' }, true))
+    .orderBy('c.id', 'desc'),
+);
+
+/** The unfiltered deals board: its phases with their totals, and the first `limit` cards of every phase with deals. */
+export interface ActiveDealsBoard {
+  phases: PhaseWithTotals[];
+  cards: DealCardRow[];
+}
+
+/**
+ * The unfiltered deals board (its own `ativo` filter only). PostgreSQL: one statement, one round
+ * trip (activeBoardPg). SQLite: two statements, the phases with their totals, then every column with
+ * deals in one UNION ALL (boardColumnsCards).
+ */
+export async function activeDealsBoard(db: DbExecutor, dialect: DialectName, teamId: string, limit: number, now: string): Promise<ActiveDealsBoard> {
+  if (dialect === 'postgres') {
+    const phases: PhaseWithTotals[] = [];
+    const cards: DealCardRow[] = [];
+    for (const row of await activeBoardPg.execute(db, teamId, limit, now)) {
+      if (phases.at(-1)?.name !== row.board_phase) {
+        phases.push(withTotals({ name: row.board_phase, position: phases.length, probability: row.board_probability, n: row.board_n, total: row.board_total }));
+      }
+      // The card's own fields are read by name (boards.service.ts toCard); the phase's columns ride along.
+      if (row.id !== null) cards.push(row as unknown as DealCardRow);
+    }
+    return { phases, cards };
+  }
+  const phases = await listDealPhasesWithTotals(db, teamId);
+  const read = phases.filter((p) => p.count !== 0).map((p) => p.name);
+  const cards = await boardColumnsCards(db, dialect, teamId, read, ACTIVE, limit, now);
+  return { phases, cards };
 }

@@ -23,6 +23,7 @@ import { sqliteIndexServes } from '../shared/text-search.js';
 import { authEpochTable, splitAuthEpoch } from '../shared/auth-epoch-sql.js';
 import { PRICE_BUCKET_CENTS } from '../../storage/migrations/0011-vehicle-price-counts.js';
 import type { VehicleSortField } from './vehicles.types.js';
+import { listVehiclePhasesWithTotals, vehiclePhasesWithTotalsQuery, withTotals, type PhaseWithTotals } from '../phases/phases.repository.js';
 
 export interface VehicleFilters {
   status?: string;
@@ -454,4 +455,59 @@ export async function stockAge(db: DbExecutor, teamId: string): Promise<{ count:
   const count = phases.reduce((n, p) => n + p.count, 0);
   const seconds = phases.reduce((n, p) => n + p.total, 0);
   return { count, meanCreatedMs: count === 0 ? null : (seconds / count) * 1000 };
+}
+
+/**
+ * PostgreSQL: the whole unfiltered vehicle board in ONE statement: the phases with their counts
+ * (vehiclePhasesWithTotalsQuery) and, per phase with vehicles, a LATERAL page of its column (the
+ * column's own query, `limit` rows of the phase index). A phase without cards comes as one row whose
+ * card columns are null. The same statement for any number of phases (a UNION ALL per phase count
+ * was planned again and again).
+ */
+const activeBoardPg = compiledQuery('vehicles_board_full_postgres', (db: DbExecutor, teamId: string, limit: number) =>
+  db
+    .selectFrom(vehiclePhasesWithTotalsQuery(db, teamId).as('p'))
+    .leftJoinLateral(
+      () =>
+        // No phase given here: the column's phase is the outer row's, a reference rather than a value.
+        boardCardQuery(db, 'postgres', teamId, undefined as unknown as string, ACTIVE, 0, limit)
+          .where('vehicles.phase', '=', sql.ref<string>('p.name'))
+          .where(sql<boolean>`coalesce(p.n, 0) <> 0`)
+          .as('c'),
+      (join) => join.onTrue(),
+    )
+    .select(['p.name as board_phase', 'p.n as board_n', 'p.total as board_total'])
+    .selectAll('c')
+    .orderBy('p.position')
+    .orderBy('c.created_at')
+    .orderBy('c.id'),
+);
+
+/** The unfiltered vehicle board: its phases with their counts, and the first `limit` cards of every phase with vehicles. */
+export interface ActiveVehiclesBoard {
+  phases: PhaseWithTotals[];
+  cards: VehicleCardRow[];
+}
+
+/**
+ * The unfiltered vehicle board (its own `ativo` filter only). PostgreSQL: one statement, one round
+ * trip (activeBoardPg). SQLite: two statements, the phases with their counts, then every column with
+ * vehicles in one UNION ALL (boardColumnsCards).
+ */
+export async function activeVehiclesBoard(db: DbExecutor, dialect: DialectName, teamId: string, limit: number): Promise<ActiveVehiclesBoard> {
+  if (dialect === 'postgres') {
+    const phases: PhaseWithTotals[] = [];
+    const cards: VehicleCardRow[] = [];
+    for (const row of await activeBoardPg.execute(db, teamId, limit)) {
+      if (phases.at(-1)?.name !== row.board_phase)
+        phases.push(withTotals({ name: row.board_phase, position: phases.length, n: row.board_n, total: row.board_total }));
+      // The card's own fields are read by name (boards.service.ts toVehicleCard); the phase's columns ride along.
+      if (row.id !== null) cards.push(row as unknown as VehicleCardRow);
+    }
+    return { phases, cards };
+  }
+  const phases = await listVehiclePhasesWithTotals(db, teamId);
+  const read = phases.filter((p) => p.count !== 0).map((p) => p.name);
+  const cards = await boardColumnsCards(db, dialect, teamId, read, ACTIVE, limit);
+  return { phases, cards };
 }
