@@ -13,13 +13,15 @@ import {
   pageAndTotal,
   pageAndTotalOfFew,
   sortOrder,
+  statusListRead,
   statusTotalColumn,
   teamColumn,
+  type ListRead,
 } from '../shared/list-sql.js';
 import { countListedSearchHits, exactSearchCondition, searchCondition, type KeyedLookup } from '../shared/search-sql.js';
 import { CLIENT_TAX_DIGITS_FLAG, CNPJ_WINDOW_ROWS, CNPJ_WINDOWS, cnpjWindow } from '../../storage/exact-search.js';
 import { sqliteIndexServes } from '../shared/text-search.js';
-import { authEpochTable, splitAuthEpoch } from '../shared/auth-epoch-sql.js';
+import { authEpochColumn, authEpochTable, splitAuthEpoch } from '../shared/auth-epoch-sql.js';
 import type { ClientSortField } from './clients.types.js';
 
 const TAX_ID_QUERY = /^(?=.*\d)[\dA-Za-z]*[./-][\dA-Za-z./\s-]*$/;
@@ -125,7 +127,8 @@ const SORT_COLUMNS = {
 
 /**
  * The default list, or one status, in any sort: one statement per shape, compiled once, with the
- * exact total from the counters as a column (`statusTotalColumn`): one round trip on PostgreSQL.
+ * exact total from the counters as a column (`statusTotalColumn`) and the auth_epoch counter of the
+ * same snapshot: one round trip on PostgreSQL, one committed read on SQLite.
  */
 const statusPage = perShape(
   (dialect: DialectName, sort: Sort<ClientSortField>) => `${dialect} ${sort.field} ${sort.direction}`,
@@ -134,7 +137,7 @@ const statusPage = perShape(
       db
         .selectFrom('clients')
         .selectAll('clients')
-        .select((eb) => statusTotalColumn(eb, teamId, 'clients', true, status))
+        .select((eb) => [statusTotalColumn(eb, teamId, 'clients', true, status), authEpochColumn()])
         .where('clients.team_id', '=', teamId)
         .where('clients.status', '=', status as 'active' | 'inactive')
         .orderBy(SORT_COLUMNS[sort.field], sortOrder(dialect, sort, sort.field === 'segment'))
@@ -144,14 +147,26 @@ const statusPage = perShape(
     ),
 );
 
-export async function listClients(db: DbExecutor, dialect: DialectName, teamId: string, filters: ClientFilters, sort: Sort<ClientSortField>, page: Page) {
+export async function listClients(
+  db: DbExecutor,
+  dialect: DialectName,
+  teamId: string,
+  filters: ClientFilters,
+  sort: Sort<ClientSortField>,
+  page: Page,
+  /** SQLite: the status-only page is read on the read-only connection (storage/committed-reader.ts), one committed snapshot. */
+  committed?: CommittedReader,
+): Promise<ListRead<ClientRow>> {
   if (onlyStatusFilter(filters)) {
     // Inactive clients are soft-deleted: listed only when asked for by status.
     const status = filters.status ?? 'active';
-    const rows = await statusPage(dialect, sort).execute(db, teamId, status, page.limit, page.offset);
-    const total = rows.length > 0 ? Number(rows[0]!.list_total) : await countByStatus(db, teamId, 'clients', { equals: status });
-    return { rows: rows as ClientRow[], total };
+    const rows = await statusPage(dialect, sort).executeCommitted(committed, db, teamId, status, page.limit, page.offset);
+    return statusListRead(rows, db, committed, teamId, 'clients', true, status);
   }
+  return { ...(await filteredClients(db, dialect, teamId, filters, sort, page)), authEpoch: null };
+}
+
+async function filteredClients(db: DbExecutor, dialect: DialectName, teamId: string, filters: ClientFilters, sort: Sort<ClientSortField>, page: Page) {
   const order = sortOrder(dialect, sort, sort.field === 'segment');
   const pageRows = (fromSearchIndex: boolean, { offset, limit } = page, literalLimit = false) =>
     applyFilters(db.selectFrom('clients').selectAll(), dialect, teamId, filters, fromSearchIndex)

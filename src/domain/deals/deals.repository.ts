@@ -13,12 +13,14 @@ import {
   onlyStatusFilter,
   pageAndTotal,
   sortOrder,
+  statusListRead,
   statusTotalColumn,
   teamColumn,
+  type ListRead,
 } from '../shared/list-sql.js';
 import { countListedSearchHits, searchCondition } from '../shared/search-sql.js';
 import { sqliteIndexServes } from '../shared/text-search.js';
-import { authEpochTable, splitAuthEpoch } from '../shared/auth-epoch-sql.js';
+import { authEpochColumn, authEpochTable, splitAuthEpoch } from '../shared/auth-epoch-sql.js';
 import { DEAL_VIEW_COLUMNS, type DealRowWithClient, type DealViewRow } from './deals.mapper.js';
 import type { DealSortField } from './deals.types.js';
 
@@ -210,7 +212,8 @@ const NULLABLE_SORTS: ReadonlySet<DealSortField> = new Set(['value', 'expected_c
 /**
  * The default list, or one status, in any sort, before DEEP_PAGE_OFFSET: one statement per shape,
  * compiled once (the list's building and compiling was a fifth of its time in Node), reading only
- * the answer's columns, with the exact total from the counters as a column (`statusTotalColumn`).
+ * the answer's columns, with the exact total from the counters as a column (`statusTotalColumn`)
+ * and the auth_epoch counter of the same snapshot (a cached authentication confirmed by the read).
  */
 const statusPage = perShape(
   (dialect: DialectName, sort: Sort<DealSortField>, equals: boolean) => `${dialect} ${sort.field} ${sort.direction} ${equals}`,
@@ -222,7 +225,7 @@ const statusPage = perShape(
           .selectFrom('deals')
           .leftJoin('clients', (join) => join.onRef('clients.id', '=', 'deals.client_id').onRef('clients.team_id', '=', 'deals.team_id'))
           .select(DEAL_VIEW_COLUMNS.map((c) => `deals.${c}` as const))
-          .select((eb) => ['clients.name as client_name', statusTotalColumn(eb, teamId, 'deals', equals, status)])
+          .select((eb) => ['clients.name as client_name', statusTotalColumn(eb, teamId, 'deals', equals, status), authEpochColumn()])
           .where('deals.team_id', '=', teamId)
           .where('deals.status', equals ? '=' : '!=', status as DealRow['status'])
           .orderBy(SORT_COLUMNS[sort.field], sortOrder(dialect, sort, NULLABLE_SORTS.has(sort.field)))
@@ -239,14 +242,15 @@ export async function listDeals(
   filters: DealFilters,
   sort: Sort<DealSortField>,
   page: Page,
-): Promise<{ rows: DealViewRow[]; total: number }> {
+  /** SQLite: the status-only page is read on the read-only connection (storage/committed-reader.ts), one committed snapshot. */
+  committed?: CommittedReader,
+): Promise<ListRead<DealViewRow>> {
   if (page.offset < DEEP_PAGE_OFFSET && onlyStatusFilter(filters)) {
     // Archived deals are soft-deleted: listed only when asked for by status.
     const equals = Boolean(filters.status);
     const status = filters.status || 'arquivado';
-    const rows = await statusPage(dialect, sort, equals).execute(db, teamId, status, page.limit, page.offset);
-    const total = rows.length > 0 ? Number(rows[0]!.list_total) : await countByStatus(db, teamId, 'deals', equals ? { equals: status } : { notEquals: status });
-    return { rows, total };
+    const rows = await statusPage(dialect, sort, equals).executeCommitted(committed, db, teamId, status, page.limit, page.offset);
+    return statusListRead(rows, db, committed, teamId, 'deals', equals, status);
   }
   const order = sortOrder(dialect, sort, NULLABLE_SORTS.has(sort.field));
   const pageRows = (fromSearchIndex: boolean): Promise<DealRowWithClient[]> => {
@@ -289,7 +293,7 @@ export async function listDeals(
             .executeTakeFirstOrThrow()
             .then((r) => Number(r.total));
   const searchDrives = dialect === 'sqlite' && filters.search !== undefined && sqliteIndexServes([filters.search]);
-  return pageAndTotal(searchDrives, page, pageRows, total);
+  return { ...(await pageAndTotal(searchDrives, page, pageRows, total)), authEpoch: null };
 }
 
 /** The columns a deals board card shows (boards.service.ts toCard): a page reads these, never whole rows. */

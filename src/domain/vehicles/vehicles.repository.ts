@@ -14,12 +14,14 @@ import {
   pageAndTotal,
   searchHitsDrivePage,
   sortOrder,
+  statusListRead,
   statusTotalColumn,
   teamColumn,
+  type ListRead,
 } from '../shared/list-sql.js';
 import { countListedSearchHits, searchCondition } from '../shared/search-sql.js';
 import { sqliteIndexServes } from '../shared/text-search.js';
-import { authEpochTable, splitAuthEpoch } from '../shared/auth-epoch-sql.js';
+import { authEpochColumn, authEpochTable, splitAuthEpoch } from '../shared/auth-epoch-sql.js';
 import { PRICE_BUCKET_CENTS } from '../../storage/migrations/0011-vehicle-price-counts.js';
 import type { VehicleSortField } from './vehicles.types.js';
 
@@ -235,7 +237,8 @@ async function countPriceRange(db: DbExecutor, teamId: string, filters: VehicleF
 /**
  * The default list, or one status, in any sort but the board's, before DEEP_PAGE_OFFSET: one
  * statement per shape, compiled once, with the exact total from the counters as a column
- * (`statusTotalColumn`): one round trip on PostgreSQL.
+ * (`statusTotalColumn`) and the auth_epoch counter of the same snapshot: one round trip on
+ * PostgreSQL, one committed read on SQLite.
  */
 const statusPage = perShape(
   (dialect: DialectName, sort: Sort<Exclude<VehicleSortField, 'phase'>>, equals: boolean) => `${dialect} ${sort.field} ${sort.direction} ${equals}`,
@@ -246,7 +249,7 @@ const statusPage = perShape(
         db
           .selectFrom('vehicles')
           .selectAll('vehicles')
-          .select((eb) => statusTotalColumn(eb, teamId, 'vehicles', equals, status))
+          .select((eb) => [statusTotalColumn(eb, teamId, 'vehicles', equals, status), authEpochColumn()])
           .where('vehicles.team_id', '=', teamId)
           .where('vehicles.status', equals ? '=' : '!=', status as VehicleRow['status'])
           .orderBy(SORT_COLUMNS[sort.field], sortOrder(dialect, sort, NULLABLE_SORTS.has(sort.field)))
@@ -258,16 +261,27 @@ const statusPage = perShape(
 
 const notByPhase = (sort: Sort<VehicleSortField>): sort is Sort<Exclude<VehicleSortField, 'phase'>> => sort.field !== 'phase';
 
-export async function listVehicles(db: DbExecutor, dialect: DialectName, teamId: string, filters: VehicleFilters, sort: Sort<VehicleSortField>, page: Page) {
+export async function listVehicles(
+  db: DbExecutor,
+  dialect: DialectName,
+  teamId: string,
+  filters: VehicleFilters,
+  sort: Sort<VehicleSortField>,
+  page: Page,
+  /** SQLite: the status-only page is read on the read-only connection (storage/committed-reader.ts), one committed snapshot. */
+  committed?: CommittedReader,
+): Promise<ListRead<VehicleRow>> {
   if (page.offset < DEEP_PAGE_OFFSET && notByPhase(sort) && onlyStatusFilter(filters)) {
     // Archived vehicles are soft-deleted: listed only when asked for by status.
     const equals = Boolean(filters.status);
     const status = filters.status || 'arquivado';
-    const rows = await statusPage(dialect, sort, equals).execute(db, teamId, status, page.limit, page.offset);
-    const total =
-      rows.length > 0 ? Number(rows[0]!.list_total) : await countByStatus(db, teamId, 'vehicles', equals ? { equals: status } : { notEquals: status });
-    return { rows: rows as VehicleRow[], total };
+    const rows = await statusPage(dialect, sort, equals).executeCommitted(committed, db, teamId, status, page.limit, page.offset);
+    return statusListRead(rows, db, committed, teamId, 'vehicles', equals, status);
   }
+  return { ...(await filteredVehicles(db, dialect, teamId, filters, sort, page)), authEpoch: null };
+}
+
+async function filteredVehicles(db: DbExecutor, dialect: DialectName, teamId: string, filters: VehicleFilters, sort: Sort<VehicleSortField>, page: Page) {
   const order = sortOrder(dialect, sort, NULLABLE_SORTS.has(sort.field));
   const pageRows = (fromSearchIndex: boolean, rangeIndex = true): Promise<VehicleRow[]> => {
     if (sort.field === 'phase') return phaseOrderedPage(db, dialect, teamId, filters, fromSearchIndex, rangeIndex, sort, page);
