@@ -13,6 +13,7 @@ import {
   pageAndTotal,
   pageAndTotalOfFew,
   sortOrder,
+  literalFirstPageLimit,
   statusListRead,
   statusTotalColumn,
   teamColumn,
@@ -130,20 +131,31 @@ const SORT_COLUMNS = {
  * exact total from the counters as a column (`statusTotalColumn`) and the auth_epoch counter of the
  * same snapshot: one round trip on PostgreSQL, one committed read on SQLite.
  */
+function statusPageQuery(db: DbExecutor, dialect: DialectName, sort: Sort<ClientSortField>, teamId: string, status: string) {
+  return db
+    .selectFrom('clients')
+    .selectAll('clients')
+    .select((eb) => [statusTotalColumn(eb, teamId, 'clients', true, status), authEpochColumn()])
+    .where('clients.team_id', '=', teamId)
+    .where('clients.status', '=', status as 'active' | 'inactive')
+    .orderBy(SORT_COLUMNS[sort.field], sortOrder(dialect, sort, sort.field === 'segment'))
+    .orderBy('clients.id', sort.direction);
+}
+
 const statusPage = perShape(
   (dialect: DialectName, sort: Sort<ClientSortField>) => `${dialect} ${sort.field} ${sort.direction}`,
   (dialect: DialectName, sort: Sort<ClientSortField>) =>
     compiledQuery(`clients_page_${sort.field}_${sort.direction}`, (db: DbExecutor, teamId: string, status: string, limit: number, offset: number) =>
-      db
-        .selectFrom('clients')
-        .selectAll('clients')
-        .select((eb) => [statusTotalColumn(eb, teamId, 'clients', true, status), authEpochColumn()])
-        .where('clients.team_id', '=', teamId)
-        .where('clients.status', '=', status as 'active' | 'inactive')
-        .orderBy(SORT_COLUMNS[sort.field], sortOrder(dialect, sort, sort.field === 'segment'))
-        .orderBy('clients.id', sort.direction)
-        .limit(limit)
-        .offset(offset),
+      statusPageQuery(db, dialect, sort, teamId, status).limit(limit).offset(offset),
+    ),
+);
+
+/** The same, first page, its limit a constant (SQLite: `literalFirstPageLimit`). */
+const firstStatusPage = perShape(
+  (dialect: DialectName, sort: Sort<ClientSortField>, limit: number) => `${dialect} ${sort.field} ${sort.direction} ${limit}`,
+  (dialect: DialectName, sort: Sort<ClientSortField>, limit: number) =>
+    compiledQuery(`clients_first_page_${sort.field}_${sort.direction}_${limit}`, (db: DbExecutor, teamId: string, status: string) =>
+      statusPageQuery(db, dialect, sort, teamId, status).limit(sql.lit(limit)),
     ),
 );
 
@@ -160,7 +172,11 @@ export async function listClients(
   if (onlyStatusFilter(filters)) {
     // Inactive clients are soft-deleted: listed only when asked for by status.
     const status = filters.status ?? 'active';
-    const rows = await statusPage(dialect, sort).executeCommitted(committed, db, teamId, status, page.limit, page.offset);
+    const first = literalFirstPageLimit(dialect, page);
+    const rows =
+      first === null
+        ? await statusPage(dialect, sort).executeCommitted(committed, db, teamId, status, page.limit, page.offset)
+        : await firstStatusPage(dialect, sort, first).executeCommitted(committed, db, teamId, status);
     return statusListRead(rows, db, committed, teamId, 'clients', true, status);
   }
   return { ...(await filteredClients(db, dialect, teamId, filters, sort, page)), authEpoch: null };

@@ -13,6 +13,7 @@ import {
   onlyStatusFilter,
   pageAndTotal,
   sortOrder,
+  literalFirstPageLimit,
   statusListRead,
   statusTotalColumn,
   teamColumn,
@@ -215,23 +216,34 @@ const NULLABLE_SORTS: ReadonlySet<DealSortField> = new Set(['value', 'expected_c
  * the answer's columns, with the exact total from the counters as a column (`statusTotalColumn`)
  * and the auth_epoch counter of the same snapshot (a cached authentication confirmed by the read).
  */
+function statusPageQuery(db: DbExecutor, dialect: DialectName, sort: Sort<DealSortField>, equals: boolean, teamId: string, status: string) {
+  return db
+    .selectFrom('deals')
+    .leftJoin('clients', (join) => join.onRef('clients.id', '=', 'deals.client_id').onRef('clients.team_id', '=', 'deals.team_id'))
+    .select(DEAL_VIEW_COLUMNS.map((c) => `deals.${c}` as const))
+    .select((eb) => ['clients.name as client_name', statusTotalColumn(eb, teamId, 'deals', equals, status), authEpochColumn()])
+    .where('deals.team_id', '=', teamId)
+    .where('deals.status', equals ? '=' : '!=', status as DealRow['status'])
+    .orderBy(SORT_COLUMNS[sort.field], sortOrder(dialect, sort, NULLABLE_SORTS.has(sort.field)))
+    .orderBy('deals.id', sort.direction);
+}
+
 const statusPage = perShape(
   (dialect: DialectName, sort: Sort<DealSortField>, equals: boolean) => `${dialect} ${sort.field} ${sort.direction} ${equals}`,
   (dialect: DialectName, sort: Sort<DealSortField>, equals: boolean) =>
     compiledQuery(
       `deals_page_${sort.field}_${sort.direction}_${equals ? 'eq' : 'ne'}`,
       (db: DbExecutor, teamId: string, status: string, limit: number, offset: number) =>
-        db
-          .selectFrom('deals')
-          .leftJoin('clients', (join) => join.onRef('clients.id', '=', 'deals.client_id').onRef('clients.team_id', '=', 'deals.team_id'))
-          .select(DEAL_VIEW_COLUMNS.map((c) => `deals.${c}` as const))
-          .select((eb) => ['clients.name as client_name', statusTotalColumn(eb, teamId, 'deals', equals, status), authEpochColumn()])
-          .where('deals.team_id', '=', teamId)
-          .where('deals.status', equals ? '=' : '!=', status as DealRow['status'])
-          .orderBy(SORT_COLUMNS[sort.field], sortOrder(dialect, sort, NULLABLE_SORTS.has(sort.field)))
-          .orderBy('deals.id', sort.direction)
-          .limit(limit)
-          .offset(offset),
+        statusPageQuery(db, dialect, sort, equals, teamId, status).limit(limit).offset(offset),
+    ),
+);
+
+/** The same, first page, its limit a constant (SQLite: `literalFirstPageLimit`). */
+const firstStatusPage = perShape(
+  (dialect: DialectName, sort: Sort<DealSortField>, equals: boolean, limit: number) => `${dialect} ${sort.field} ${sort.direction} ${equals} ${limit}`,
+  (dialect: DialectName, sort: Sort<DealSortField>, equals: boolean, limit: number) =>
+    compiledQuery(`deals_first_page_${sort.field}_${sort.direction}_${equals ? 'eq' : 'ne'}_${limit}`, (db: DbExecutor, teamId: string, status: string) =>
+      statusPageQuery(db, dialect, sort, equals, teamId, status).limit(sql.lit(limit)),
     ),
 );
 
@@ -249,7 +261,11 @@ export async function listDeals(
     // Archived deals are soft-deleted: listed only when asked for by status.
     const equals = Boolean(filters.status);
     const status = filters.status || 'arquivado';
-    const rows = await statusPage(dialect, sort, equals).executeCommitted(committed, db, teamId, status, page.limit, page.offset);
+    const first = literalFirstPageLimit(dialect, page);
+    const rows =
+      first === null
+        ? await statusPage(dialect, sort, equals).executeCommitted(committed, db, teamId, status, page.limit, page.offset)
+        : await firstStatusPage(dialect, sort, equals, first).executeCommitted(committed, db, teamId, status);
     return statusListRead(rows, db, committed, teamId, 'deals', equals, status);
   }
   const order = sortOrder(dialect, sort, NULLABLE_SORTS.has(sort.field));

@@ -14,6 +14,7 @@ import {
   pageAndTotal,
   searchHitsDrivePage,
   sortOrder,
+  literalFirstPageLimit,
   statusListRead,
   statusTotalColumn,
   teamColumn,
@@ -241,23 +242,36 @@ async function countPriceRange(db: DbExecutor, teamId: string, filters: VehicleF
  * PostgreSQL, one committed read on SQLite.
  */
 const statusPage = perShape(
-  (dialect: DialectName, sort: Sort<Exclude<VehicleSortField, 'phase'>>, equals: boolean) => `${dialect} ${sort.field} ${sort.direction} ${equals}`,
-  (dialect: DialectName, sort: Sort<Exclude<VehicleSortField, 'phase'>>, equals: boolean) =>
+  (dialect: DialectName, sort: ListSort, equals: boolean) => `${dialect} ${sort.field} ${sort.direction} ${equals}`,
+  (dialect: DialectName, sort: ListSort, equals: boolean) =>
     compiledQuery(
       `vehicles_page_${sort.field}_${sort.direction}_${equals ? 'eq' : 'ne'}`,
       (db: DbExecutor, teamId: string, status: string, limit: number, offset: number) =>
-        db
-          .selectFrom('vehicles')
-          .selectAll('vehicles')
-          .select((eb) => [statusTotalColumn(eb, teamId, 'vehicles', equals, status), authEpochColumn()])
-          .where('vehicles.team_id', '=', teamId)
-          .where('vehicles.status', equals ? '=' : '!=', status as VehicleRow['status'])
-          .orderBy(SORT_COLUMNS[sort.field], sortOrder(dialect, sort, NULLABLE_SORTS.has(sort.field)))
-          .orderBy('vehicles.id', sort.direction)
-          .limit(limit)
-          .offset(offset),
+        statusPageQuery(db, dialect, sort, equals, teamId, status).limit(limit).offset(offset),
     ),
 );
+
+/** The same, first page, its limit a constant (SQLite: `literalFirstPageLimit`). */
+const firstStatusPage = perShape(
+  (dialect: DialectName, sort: ListSort, equals: boolean, limit: number) => `${dialect} ${sort.field} ${sort.direction} ${equals} ${limit}`,
+  (dialect: DialectName, sort: ListSort, equals: boolean, limit: number) =>
+    compiledQuery(`vehicles_first_page_${sort.field}_${sort.direction}_${equals ? 'eq' : 'ne'}_${limit}`, (db: DbExecutor, teamId: string, status: string) =>
+      statusPageQuery(db, dialect, sort, equals, teamId, status).limit(sql.lit(limit)),
+    ),
+);
+
+type ListSort = Sort<Exclude<VehicleSortField, 'phase'>>;
+
+function statusPageQuery(db: DbExecutor, dialect: DialectName, sort: ListSort, equals: boolean, teamId: string, status: string) {
+  return db
+    .selectFrom('vehicles')
+    .selectAll('vehicles')
+    .select((eb) => [statusTotalColumn(eb, teamId, 'vehicles', equals, status), authEpochColumn()])
+    .where('vehicles.team_id', '=', teamId)
+    .where('vehicles.status', equals ? '=' : '!=', status as VehicleRow['status'])
+    .orderBy(SORT_COLUMNS[sort.field], sortOrder(dialect, sort, NULLABLE_SORTS.has(sort.field)))
+    .orderBy('vehicles.id', sort.direction);
+}
 
 const notByPhase = (sort: Sort<VehicleSortField>): sort is Sort<Exclude<VehicleSortField, 'phase'>> => sort.field !== 'phase';
 
@@ -275,7 +289,11 @@ export async function listVehicles(
     // Archived vehicles are soft-deleted: listed only when asked for by status.
     const equals = Boolean(filters.status);
     const status = filters.status || 'arquivado';
-    const rows = await statusPage(dialect, sort, equals).executeCommitted(committed, db, teamId, status, page.limit, page.offset);
+    const first = literalFirstPageLimit(dialect, page);
+    const rows =
+      first === null
+        ? await statusPage(dialect, sort, equals).executeCommitted(committed, db, teamId, status, page.limit, page.offset)
+        : await firstStatusPage(dialect, sort, equals, first).executeCommitted(committed, db, teamId, status);
     return statusListRead(rows, db, committed, teamId, 'vehicles', equals, status);
   }
   return { ...(await filteredVehicles(db, dialect, teamId, filters, sort, page)), authEpoch: null };
