@@ -15,6 +15,8 @@ export interface LoadSpec {
   /** Default headers (authorization); a per-request key can come with `next`. */
   headers: Record<string, string>;
   next: () => NextRequest & { headers?: Record<string, string> };
+  /** Checked after every response: true ends the run early (a spent rate-limit budget). */
+  stopWhen?: () => boolean;
 }
 
 export interface LoadResult {
@@ -69,7 +71,12 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
     ],
   });
   // autocannon's instance is also a promise (of the final result), awaited below through its 'done' event.
+  let stopping = false;
   void instance.on('response', (_client, _status, _bytes, responseTime) => {
+    if (!stopping && spec.stopWhen?.()) {
+      stopping = true;
+      instance.stop();
+    }
     if (n === latencies.length) {
       const grown = new Float64Array(latencies.length * 2);
       grown.set(latencies);

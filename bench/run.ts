@@ -16,7 +16,7 @@ import { createDb, type Db } from '../src/storage/db.js';
 import { migrateToLatest } from '../src/storage/migrator.js';
 import { parseBenchArgs, type BenchArgs } from './args.js';
 import { createExplainer, type Explainer } from './explain.js';
-import { combineLoads, percentile, runLoad } from './load.js';
+import { combineLoads, percentile, runLoad, type LoadResult } from './load.js';
 import { cpuMs, freePort, spawnChild, waitIdle, type Child } from './processes.js';
 import { summarizeProfile } from './profile.js';
 import { Prng } from './prng.js';
@@ -31,8 +31,14 @@ import {
   vehicleScenarios,
   writeScenarios,
   type HttpScenario,
+  type RequestBudget,
 } from './scenarios.js';
 import { afterBulkLoad, seedTeam, type SeededTeam } from './seed.js';
+
+/** Why a run with plan limits on ended before its duration, if it did. */
+function budgetNote(budget: RequestBudget | undefined, load: LoadResult): string | undefined {
+  return budget?.spent ? `stopped after ${load.durationS.toFixed(1)} s: every team had used 90% of its plan's requests per minute` : undefined;
+}
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 /** A scenario whose single request takes longer than this is measured with one connection. */
@@ -292,7 +298,8 @@ class Bench {
     this.currentScenario = sc.title;
     const duration = overrides.duration ?? this.args.duration;
     const warmup = overrides.warmup ?? this.args.warmup;
-    const spec = { baseUrl: server.url, connections: this.args.connections, headers: sc.headers, next: sc.next };
+    const budget = sc.budget;
+    const spec = { baseUrl: server.url, connections: this.args.connections, headers: sc.headers, next: sc.next, stopWhen: budget && (() => budget.spent) };
     const idle = async () => {
       const waited = await this.waitIdle(server);
       if (waited > 3000) say(`   (waited ${(waited / 1000).toFixed(1)} s for the server to finish requests left over by the previous run)`);
@@ -324,7 +331,7 @@ class Bench {
       return result;
     }
     if (warmup > 0) {
-      await runLoad({ ...spec, duration: warmup });
+      await runLoad({ ...spec, duration: warmup, stopWhen: budget && (() => budget.warm) });
       // (The smoke's tiny data set leaves nothing behind worth waiting for.)
       if (!this.args.smoke) await idle();
     }
@@ -334,7 +341,16 @@ class Bench {
     const load = await runLoad({ ...spec, duration });
     const wall = performance.now() - t0;
     const cpu1 = cpuMs(server.pid);
-    const result: ScenarioResult = { id: sc.id, title: sc.title, group: sc.group, teamSize: sc.teamSize, load, load1, note: sc.note };
+    const stoppedEarly = budgetNote(budget, load);
+    const result: ScenarioResult = {
+      id: sc.id,
+      title: sc.title,
+      group: sc.group,
+      teamSize: sc.teamSize,
+      load,
+      load1,
+      note: [sc.note, stoppedEarly].filter(Boolean).join('; ') || undefined,
+    };
     if (cpu0 !== null && cpu1 !== null) result.serverCpuPct = (100 * (cpu1 - cpu0)) / wall;
     if (sc.single && !this.args.smoke) {
       await idle();
@@ -427,6 +443,7 @@ class Bench {
   /** Limiter cost: the spread by-id load with plan limits on, in memory and (when available) in Redis. */
   async limiterScenarios(duration: number, warmup: number): Promise<void> {
     say('== limiter cost (plan limits on, memory store)');
+    // Each run starts a server: the memory store's windows start over.
     await this.runScenarios('serve (limiter: memory)', { rateLimits: true, worker: false }, [spreadByIdScenario(this.teams, this.prng, 'memory')], undefined, {
       duration,
       warmup,
@@ -458,6 +475,7 @@ class Bench {
     for (const processes of [1, 2]) {
       say(`== scaling out: ${processes} server process${processes > 1 ? 'es' : ''}, plan limits in Redis`);
       await this.resetRedisCounters(redisUrl);
+      scenario.budget?.reset();
       const servers: Array<{ child: Child; name: string }> = [];
       for (let i = 1; i <= processes; i++) {
         const name = `serve (scale-out ${i} of ${processes})`;
@@ -465,10 +483,14 @@ class Bench {
       }
       try {
         const share = Math.max(1, Math.floor(this.args.connections / processes));
-        const specs = servers.map(({ child }) => ({ baseUrl: child.url, connections: share, headers: scenario.headers, next: scenario.next }));
-        if (warmup > 0) await Promise.all(specs.map((spec) => runLoad({ ...spec, duration: warmup })));
+        const { budget } = scenario;
+        const stopWhen = budget && (() => budget.spent);
+        const specs = servers.map(({ child }) => ({ baseUrl: child.url, connections: share, headers: scenario.headers, next: scenario.next, stopWhen }));
+        const warm = budget && (() => budget.warm);
+        if (warmup > 0) await Promise.all(specs.map((spec) => runLoad({ ...spec, duration: warmup, stopWhen: warm })));
         for (const { child } of servers) await this.waitIdle(child);
         await this.resetRedisCounters(redisUrl);
+        scenario.budget?.reset();
         const load1 = os.loadavg()[0];
         const cpu0 = servers.map(({ child }) => cpuMs(child.pid));
         const t0 = performance.now();
@@ -486,7 +508,12 @@ class Bench {
           teamSize: scenario.teamSize,
           load,
           load1,
-          note: `${this.args.connections} connections split over ${processes} process(es); server CPU per process: ${cpu.map((c) => (c === null ? '?' : `${c.toFixed(0)}%`)).join(', ')}`,
+          note: [
+            `${this.args.connections} connections split over ${processes} process(es); server CPU per process: ${cpu.map((c) => (c === null ? '?' : `${c.toFixed(0)}%`)).join(', ')}`,
+            budgetNote(budget, load),
+          ]
+            .filter(Boolean)
+            .join('; '),
         };
         if (cpu.every((c) => c !== null)) result.serverCpuPct = cpu.reduce((a: number, b) => a + (b ?? 0), 0);
         if (load.non2xx + load.errors > 0)
@@ -768,7 +795,9 @@ class Bench {
       await this.runScenarios('serve (SQLITE_GROUP_COMMIT=off)', { rateLimits: false, worker: false, env: { SQLITE_GROUP_COMMIT: 'off' } }, before);
     }
 
-    // Limiter cost: the same spread load with plan limits on. Keep every team under 1,000 requests a minute.
+    // Limiter cost: the same spread load with plan limits on. Keep every team under 1,000 requests a
+    // minute: runs are shortened from the unlimited rate, and the scenario's budget stops a run that
+    // would still go over it (a faster machine than the estimate).
     const off = results.find((r) => r.id === 'by-id-teams-off')?.load?.rps ?? 0;
     let limiterDuration = args.duration;
     let limiterWarmup = args.warmup;

@@ -3,6 +3,7 @@ import type { DealListInput } from '../src/domain/deals/deals.types.js';
 import type { ClientListInput } from '../src/domain/clients/clients.types.js';
 import type { VehicleListInput } from '../src/domain/vehicles/vehicles.types.js';
 import { plateSearchForms } from '../src/domain/vehicles/vehicle-identifiers.js';
+import { PLAN_LIMITS } from '../src/domain/ratelimit/plans.js';
 import { createServices } from '../src/app/services.js';
 import type { Db } from '../src/storage/db.js';
 import * as data from './data.js';
@@ -24,6 +25,31 @@ export interface HttpScenario {
   /** The service call behind the scenario, for EXPLAIN evidence. */
   explain?: (db: Db) => Promise<unknown>;
   note?: string;
+  /** Requests the scenario may send before its rate-limit window is reset (plan limits on). */
+  budget?: RequestBudget;
+}
+
+/**
+ * What a load with plan limits on may send without a 429: the runner stops the load once it is used
+ * up, and starts it over whenever the limiter's windows start over (a new server process with the
+ * memory store, Redis counters deleted).
+ */
+export class RequestBudget {
+  private used = 0;
+  constructor(readonly limit: number) {}
+  take(): void {
+    this.used++;
+  }
+  get spent(): boolean {
+    return this.used >= this.limit;
+  }
+  /** A warm-up leaves most of the budget to the measured run. */
+  get warm(): boolean {
+    return this.used >= this.limit / 4;
+  }
+  reset(): void {
+    this.used = 0;
+  }
 }
 
 const PHASES = ['lead', 'qualificado', 'proposta', 'negociacao', 'fechamento'] as const;
@@ -175,17 +201,26 @@ export function vehicleScenarios(team: SeededTeam, prng: Prng): HttpScenario[] {
 }
 
 /** GET /deals/:id spread over every team, each with its own key (the limiter's cost). */
+/**
+ * GET by id spread over every team. Teams are taken in turn, so each gets the same share: with plan
+ * limits on, the load stays under every team's per-minute limit until the budget (90% of it, for the
+ * requests already in flight when the runner stops) is spent.
+ */
 export function spreadByIdScenario(teams: SeededTeam[], prng: Prng, mode: 'off' | 'memory' | 'redis'): HttpScenario {
   const pool = teams.map((t) => ({ headers: auth(t), ids: t.samples.dealIds }));
   const label = { off: 'RATE_LIMITS=off', memory: 'limiter in memory', redis: 'limiter in Redis' }[mode];
+  const budget = mode === 'off' ? undefined : new RequestBudget(Math.floor(0.9 * teams.length * PLAN_LIMITS.autoshopping.perMinute));
+  let turn = 0;
   return {
     id: `by-id-teams-${mode}`,
     title: `GET /deals/:id over ${teams.length} teams, ${label}`,
     group: 'limiter',
     teamSize: teams[0]!.deals,
     headers: {},
+    budget,
     next: () => {
-      const t = pool[Math.floor(prng.next() * pool.length)]!;
+      budget?.take();
+      const t = pool[turn++ % pool.length]!;
       return { method: 'GET', path: `/api/v1/deals/${t.ids[Math.floor(prng.next() * t.ids.length)]!}`, headers: t.headers };
     },
   };

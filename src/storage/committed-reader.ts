@@ -34,8 +34,8 @@ export interface SqliteReadConnection extends CommittedReader {
 }
 
 /**
- * Opened lazily (the serving connection has created the file and its WAL by then). Same page cache
- * size and busy timeout as the serving connection (storage/db.ts).
+ * Opened lazily (the serving connection has created the file and its WAL by then). Same busy
+ * timeout as the serving connection, a smaller page cache (storage/db.ts, READER_PRAGMAS).
  */
 export function sqliteReadConnection(path: string, pragmas: readonly string[] = []): SqliteReadConnection {
   let database: SqliteDatabase.Database | undefined;

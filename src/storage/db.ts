@@ -151,13 +151,22 @@ export function withNamedStatements(pool: pg.Pool): PostgresPool {
 // int8 (counts, money in cents) as JS numbers: every value we store is far below 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
-/** Pragmas of every SQLite connection, the serving one and the read-only one (committed-reader.ts). */
-const SHARED_PRAGMAS = [
+/** Pragmas of the serving connection. */
+const SERVING_PRAGMAS = [
   'busy_timeout = 5000',
   // 64 MiB of page cache instead of 2: searches and deep pages revisit many pages of large teams
   // (a 5,000-hit search count went from 17.6 to 7.7 ms at 100,000 clients, issue 6).
   'cache_size = -65536',
 ] as const;
+
+/**
+ * Pragmas of the read-only connection (committed-reader.ts), which serves GET by id and the
+ * auth_epoch counter: point reads by primary key, whose interior pages stay cached in a small cache
+ * and whose leaf pages the OS page cache gives back in microseconds. With the serving connection's
+ * 64 MiB it kept a second copy of every record read by id: 8 MiB took 40 MB off the server's RSS
+ * after a by-id load over every team, at the same CPU per request (bench notes 2026-11-25, session 4).
+ */
+export const READER_PRAGMAS = ['busy_timeout = 5000', 'cache_size = -8192'] as const;
 
 export function createDb(url: string, options: DbOptions = {}): Db {
   const target = parseDatabaseUrl(url);
@@ -168,7 +177,7 @@ export function createDb(url: string, options: DbOptions = {}): Db {
     // NORMAL in WAL mode keeps every committed transaction across a killed process (only an OS crash can lose the last ones).
     database.pragma('synchronous = NORMAL');
     database.pragma('foreign_keys = ON');
-    for (const pragma of SHARED_PRAGMAS) database.pragma(pragma);
+    for (const pragma of SERVING_PRAGMAS) database.pragma(pragma);
     let checkpointer: BackgroundCheckpointer | undefined;
     if (options.checkpoints === 'background' && target.path !== ':memory:') {
       // SQLite's own checkpoint stays as a safety net only, far above what the worker lets the WAL reach.
@@ -188,7 +197,7 @@ export function createDb(url: string, options: DbOptions = {}): Db {
     const handle = withStatementCache(database);
     const driver = options.groupCommit === false ? undefined : new GroupCommitDriver(database, handle);
     const kysely = new Kysely<Database>({ dialect: driver ? new GroupCommitSqliteDialect(driver) : new SqliteDialect({ database: handle }) });
-    const reader = target.path === ':memory:' ? undefined : sqliteReadConnection(target.path, SHARED_PRAGMAS);
+    const reader = target.path === ':memory:' ? undefined : sqliteReadConnection(target.path, READER_PRAGMAS);
     const authChanges = sqliteAuthChanges(database, reader);
     return {
       kysely,
