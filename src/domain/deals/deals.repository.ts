@@ -15,12 +15,15 @@ import {
   pageAndTotal,
   searchHitsDriveLimit,
   sortOrder,
+  literalFirstPageLimit,
+  statusListRead,
   statusTotalColumn,
   teamColumn,
+  type ListRead,
 } from '../shared/list-sql.js';
 import { countListedSearchHits, listedHitsCondition, listedSearchPage, searchCondition } from '../shared/search-sql.js';
 import { sqliteIndexServes } from '../shared/text-search.js';
-import { authEpochTable, splitAuthEpoch } from '../shared/auth-epoch-sql.js';
+import { authEpochColumn, authEpochTable, splitAuthEpoch } from '../shared/auth-epoch-sql.js';
 import { DEAL_VIEW_COLUMNS, type DealRowWithClient, type DealViewRow } from './deals.mapper.js';
 import type { DealSortField } from './deals.types.js';
 import { dealPhasesWithTotalsQuery, listDealPhasesWithTotals, withTotals, type PhaseWithTotals } from '../phases/phases.repository.js';
@@ -223,25 +226,37 @@ const NULLABLE_SORTS: ReadonlySet<DealSortField> = new Set(['value', 'expected_c
 /**
  * The default list, or one status, in any sort, before DEEP_PAGE_OFFSET: one statement per shape,
  * compiled once (the list's building and compiling was a fifth of its time in Node), reading only
- * the answer's columns, with the exact total from the counters as a column (`statusTotalColumn`).
+ * the answer's columns, with the exact total from the counters as a column (`statusTotalColumn`)
+ * and the auth_epoch counter of the same snapshot (a cached authentication confirmed by the read).
  */
+function statusPageQuery(db: DbExecutor, dialect: DialectName, sort: Sort<DealSortField>, equals: boolean, teamId: string, status: string) {
+  return db
+    .selectFrom('deals')
+    .leftJoin('clients', (join) => join.onRef('clients.id', '=', 'deals.client_id').onRef('clients.team_id', '=', 'deals.team_id'))
+    .select(DEAL_VIEW_COLUMNS.map((c) => `deals.${c}` as const))
+    .select((eb) => ['clients.name as client_name', statusTotalColumn(eb, teamId, 'deals', equals, status), authEpochColumn()])
+    .where('deals.team_id', '=', teamId)
+    .where('deals.status', equals ? '=' : '!=', status as DealRow['status'])
+    .orderBy(SORT_COLUMNS[sort.field], sortOrder(dialect, sort, NULLABLE_SORTS.has(sort.field)))
+    .orderBy('deals.id', sort.direction);
+}
+
 const statusPage = perShape(
   (dialect: DialectName, sort: Sort<DealSortField>, equals: boolean) => `${dialect} ${sort.field} ${sort.direction} ${equals}`,
   (dialect: DialectName, sort: Sort<DealSortField>, equals: boolean) =>
     compiledQuery(
       `deals_page_${sort.field}_${sort.direction}_${equals ? 'eq' : 'ne'}`,
       (db: DbExecutor, teamId: string, status: string, limit: number, offset: number) =>
-        db
-          .selectFrom('deals')
-          .leftJoin('clients', (join) => join.onRef('clients.id', '=', 'deals.client_id').onRef('clients.team_id', '=', 'deals.team_id'))
-          .select(DEAL_VIEW_COLUMNS.map((c) => `deals.${c}` as const))
-          .select((eb) => ['clients.name as client_name', statusTotalColumn(eb, teamId, 'deals', equals, status)])
-          .where('deals.team_id', '=', teamId)
-          .where('deals.status', equals ? '=' : '!=', status as DealRow['status'])
-          .orderBy(SORT_COLUMNS[sort.field], sortOrder(dialect, sort, NULLABLE_SORTS.has(sort.field)))
-          .orderBy('deals.id', sort.direction)
-          .limit(limit)
-          .offset(offset),
+        statusPageQuery(db, dialect, sort, equals, teamId, status).limit(limit).offset(offset),
+    ),
+);
+
+/** The same, first page, its limit a constant (SQLite: `literalFirstPageLimit`). */
+const firstStatusPage = perShape(
+  (dialect: DialectName, sort: Sort<DealSortField>, equals: boolean, limit: number) => `${dialect} ${sort.field} ${sort.direction} ${equals} ${limit}`,
+  (dialect: DialectName, sort: Sort<DealSortField>, equals: boolean, limit: number) =>
+    compiledQuery(`deals_first_page_${sort.field}_${sort.direction}_${equals ? 'eq' : 'ne'}_${limit}`, (db: DbExecutor, teamId: string, status: string) =>
+      statusPageQuery(db, dialect, sort, equals, teamId, status).limit(sql.lit(limit)),
     ),
 );
 
@@ -256,14 +271,19 @@ export async function listDeals(
   filters: DealFilters,
   sort: Sort<DealSortField>,
   page: Page,
-): Promise<{ rows: DealViewRow[]; total: number }> {
+  /** SQLite: the status-only page is read on the read-only connection (storage/committed-reader.ts), one committed snapshot. */
+  committed?: CommittedReader,
+): Promise<ListRead<DealViewRow>> {
   if (page.offset < DEEP_PAGE_OFFSET && onlyStatusFilter(filters)) {
     // Archived deals are soft-deleted: listed only when asked for by status.
     const equals = Boolean(filters.status);
     const status = filters.status || 'arquivado';
-    const rows = await statusPage(dialect, sort, equals).execute(db, teamId, status, page.limit, page.offset);
-    const total = rows.length > 0 ? Number(rows[0]!.list_total) : await countByStatus(db, teamId, 'deals', equals ? { equals: status } : { notEquals: status });
-    return { rows, total };
+    const first = literalFirstPageLimit(dialect, page);
+    const rows =
+      first === null
+        ? await statusPage(dialect, sort, equals).executeCommitted(committed, db, teamId, status, page.limit, page.offset)
+        : await firstStatusPage(dialect, sort, equals, first).executeCommitted(committed, db, teamId, status);
+    return statusListRead(rows, db, committed, teamId, 'deals', equals, status);
   }
   const order = sortOrder(dialect, sort, NULLABLE_SORTS.has(sort.field));
   if (dialect === 'sqlite' && page.offset < DEEP_PAGE_OFFSET && listedSearchOnly(filters)) {
@@ -284,7 +304,7 @@ export async function listDeals(
         .orderBy(SORT_COLUMNS[sort.field], order)
         .orderBy('deals.id', sort.direction),
     );
-    return { rows, total };
+    return { rows, total, authEpoch: null };
   }
   const pageRows = (fromSearchIndex: boolean): Promise<DealRowWithClient[]> => {
     const withClientName = db
@@ -326,7 +346,7 @@ export async function listDeals(
             .executeTakeFirstOrThrow()
             .then((r) => Number(r.total));
   const searchDrives = dialect === 'sqlite' && filters.search !== undefined && sqliteIndexServes([filters.search]);
-  return pageAndTotal(searchDrives, page, pageRows, total);
+  return { ...(await pageAndTotal(searchDrives, page, pageRows, total)), authEpoch: null };
 }
 
 /** The columns a deals board card shows (boards.service.ts toCard): a page reads these, never whole rows. */

@@ -15,12 +15,15 @@ import {
   searchHitsDriveLimit,
   searchHitsDrivePage,
   sortOrder,
+  literalFirstPageLimit,
+  statusListRead,
   statusTotalColumn,
   teamColumn,
+  type ListRead,
 } from '../shared/list-sql.js';
 import { countListedSearchHits, listedHitsCondition, listedSearchPage, searchCondition } from '../shared/search-sql.js';
 import { sqliteIndexServes } from '../shared/text-search.js';
-import { authEpochTable, splitAuthEpoch } from '../shared/auth-epoch-sql.js';
+import { authEpochColumn, authEpochTable, splitAuthEpoch } from '../shared/auth-epoch-sql.js';
 import { PRICE_BUCKET_CENTS } from '../../storage/migrations/0011-vehicle-price-counts.js';
 import type { VehicleSortField } from './vehicles.types.js';
 import { listVehiclePhasesWithTotals, vehiclePhasesWithTotalsQuery, withTotals, type PhaseWithTotals } from '../phases/phases.repository.js';
@@ -239,39 +242,68 @@ async function countPriceRange(db: DbExecutor, teamId: string, filters: VehicleF
 /**
  * The default list, or one status, in any sort but the board's, before DEEP_PAGE_OFFSET: one
  * statement per shape, compiled once, with the exact total from the counters as a column
- * (`statusTotalColumn`): one round trip on PostgreSQL.
+ * (`statusTotalColumn`) and the auth_epoch counter of the same snapshot: one round trip on
+ * PostgreSQL, one committed read on SQLite.
  */
 const statusPage = perShape(
-  (dialect: DialectName, sort: Sort<Exclude<VehicleSortField, 'phase'>>, equals: boolean) => `${dialect} ${sort.field} ${sort.direction} ${equals}`,
-  (dialect: DialectName, sort: Sort<Exclude<VehicleSortField, 'phase'>>, equals: boolean) =>
+  (dialect: DialectName, sort: ListSort, equals: boolean) => `${dialect} ${sort.field} ${sort.direction} ${equals}`,
+  (dialect: DialectName, sort: ListSort, equals: boolean) =>
     compiledQuery(
       `vehicles_page_${sort.field}_${sort.direction}_${equals ? 'eq' : 'ne'}`,
       (db: DbExecutor, teamId: string, status: string, limit: number, offset: number) =>
-        db
-          .selectFrom('vehicles')
-          .selectAll('vehicles')
-          .select((eb) => statusTotalColumn(eb, teamId, 'vehicles', equals, status))
-          .where('vehicles.team_id', '=', teamId)
-          .where('vehicles.status', equals ? '=' : '!=', status as VehicleRow['status'])
-          .orderBy(SORT_COLUMNS[sort.field], sortOrder(dialect, sort, NULLABLE_SORTS.has(sort.field)))
-          .orderBy('vehicles.id', sort.direction)
-          .limit(limit)
-          .offset(offset),
+        statusPageQuery(db, dialect, sort, equals, teamId, status).limit(limit).offset(offset),
     ),
 );
 
+/** The same, first page, its limit a constant (SQLite: `literalFirstPageLimit`). */
+const firstStatusPage = perShape(
+  (dialect: DialectName, sort: ListSort, equals: boolean, limit: number) => `${dialect} ${sort.field} ${sort.direction} ${equals} ${limit}`,
+  (dialect: DialectName, sort: ListSort, equals: boolean, limit: number) =>
+    compiledQuery(`vehicles_first_page_${sort.field}_${sort.direction}_${equals ? 'eq' : 'ne'}_${limit}`, (db: DbExecutor, teamId: string, status: string) =>
+      statusPageQuery(db, dialect, sort, equals, teamId, status).limit(sql.lit(limit)),
+    ),
+);
+
+type ListSort = Sort<Exclude<VehicleSortField, 'phase'>>;
+
+function statusPageQuery(db: DbExecutor, dialect: DialectName, sort: ListSort, equals: boolean, teamId: string, status: string) {
+  return db
+    .selectFrom('vehicles')
+    .selectAll('vehicles')
+    .select((eb) => [statusTotalColumn(eb, teamId, 'vehicles', equals, status), authEpochColumn()])
+    .where('vehicles.team_id', '=', teamId)
+    .where('vehicles.status', equals ? '=' : '!=', status as VehicleRow['status'])
+    .orderBy(SORT_COLUMNS[sort.field], sortOrder(dialect, sort, NULLABLE_SORTS.has(sort.field)))
+    .orderBy('vehicles.id', sort.direction);
+}
+
 const notByPhase = (sort: Sort<VehicleSortField>): sort is Sort<Exclude<VehicleSortField, 'phase'>> => sort.field !== 'phase';
 
-export async function listVehicles(db: DbExecutor, dialect: DialectName, teamId: string, filters: VehicleFilters, sort: Sort<VehicleSortField>, page: Page) {
+export async function listVehicles(
+  db: DbExecutor,
+  dialect: DialectName,
+  teamId: string,
+  filters: VehicleFilters,
+  sort: Sort<VehicleSortField>,
+  page: Page,
+  /** SQLite: the status-only page is read on the read-only connection (storage/committed-reader.ts), one committed snapshot. */
+  committed?: CommittedReader,
+): Promise<ListRead<VehicleRow>> {
   if (page.offset < DEEP_PAGE_OFFSET && notByPhase(sort) && onlyStatusFilter(filters)) {
     // Archived vehicles are soft-deleted: listed only when asked for by status.
     const equals = Boolean(filters.status);
     const status = filters.status || 'arquivado';
-    const rows = await statusPage(dialect, sort, equals).execute(db, teamId, status, page.limit, page.offset);
-    const total =
-      rows.length > 0 ? Number(rows[0]!.list_total) : await countByStatus(db, teamId, 'vehicles', equals ? { equals: status } : { notEquals: status });
-    return { rows: rows as VehicleRow[], total };
+    const first = literalFirstPageLimit(dialect, page);
+    const rows =
+      first === null
+        ? await statusPage(dialect, sort, equals).executeCommitted(committed, db, teamId, status, page.limit, page.offset)
+        : await firstStatusPage(dialect, sort, equals, first).executeCommitted(committed, db, teamId, status);
+    return statusListRead(rows, db, committed, teamId, 'vehicles', equals, status);
   }
+  return { ...(await filteredVehicles(db, dialect, teamId, filters, sort, page)), authEpoch: null };
+}
+
+async function filteredVehicles(db: DbExecutor, dialect: DialectName, teamId: string, filters: VehicleFilters, sort: Sort<VehicleSortField>, page: Page) {
   const order = sortOrder(dialect, sort, NULLABLE_SORTS.has(sort.field));
   const search = filters.search;
   if (
