@@ -9,14 +9,14 @@ import { failOpen, tooManyRequests } from './rate-limit.js';
 declare module 'fastify' {
   interface FastifyRequest {
     auth: AuthContext | null;
-    /** Set instead of `auth` while a cached authentication waits for the route's read to confirm it (`readById`). */
+    /** Set instead of `auth` while a cached authentication waits for the route's read to confirm it (`readConfirmed`). */
     pendingAuth: PendingAuth | null;
   }
   interface FastifyContextConfig {
     /**
      * Authentication is required on routes that set this; a scope string also requires that scope.
-     * `confirmedByRead`: the route reads through `readById`, whose statement also returns the
-     * auth_epoch counter, so a cached authentication needs no round trip of its own (PostgreSQL).
+     * `confirmedByRead`: the route reads through `readConfirmed`, whose statement also returns the
+     * auth_epoch counter, so a cached authentication needs no read of its own.
      */
     auth?: { scope: Scope | null; confirmedByRead?: true };
   }
@@ -144,13 +144,13 @@ const PLAIN_PATH = /^[A-Za-z0-9/_.-]+$/;
 const reachesHandler = (request: FastifyRequest) => request.method === 'GET' && PLAIN_PATH.test(request.url);
 
 /**
- * GET by id on a route with `confirmedByRead`. With a pending (cached, unconfirmed) authentication:
- * one statement reads the record and the auth_epoch counter; the authentication is settled with
- * that counter (the full check when it moved: 401 for a revoked key, 403 for a lost scope, exactly
- * as the hook would answer) and only then is the record (or its 404) answered. Otherwise, the
- * plain read.
+ * GET by id or a list on a route with `confirmedByRead`. With a pending (cached, unconfirmed)
+ * authentication: one statement reads the record (or the list's page and total) and the auth_epoch
+ * counter; the authentication is settled with that counter (the full check when it moved, or when
+ * the read did not return it: 401 for a revoked key, 403 for a lost scope, exactly as the hook
+ * would answer) and only then is the record (or its 404) answered. Otherwise, the plain read.
  */
-export async function readById<T>(
+export async function readConfirmed<T>(
   request: FastifyRequest,
   plain: (teamId: string) => Promise<T>,
   withAuthEpoch: (teamId: string) => Promise<EpochRead<T>>,

@@ -7,8 +7,9 @@ import SqliteDatabase from 'better-sqlite3';
  * transaction still open on the serving connection, whose changes could still roll back. It is never
  * blocked by them either: WAL readers do not wait for the writer.
  *
- * Used for the auth_epoch counter (auth-changes.ts) and for GET by id, whose one statement returns
- * the record and that counter (domain/shared/auth-epoch-sql.ts). Statements are prepared once and run
+ * Used for the auth_epoch counter (auth-changes.ts), for GET by id, whose one statement returns
+ * the record and that counter (domain/shared/auth-epoch-sql.ts), and for the lists' status-only
+ * pages, whose one statement returns the page, its exact total and that counter (list-sql.ts). Statements are prepared once and run
  * with better-sqlite3's synchronous `.get()`, outside Kysely's driver (its `executeQuery` path was 17%
  * of a GET by id's busy time). Only repositories give it SQL (storage/compiled-query.ts,
  * `takeFirstCommitted`).
@@ -16,15 +17,17 @@ import SqliteDatabase from 'better-sqlite3';
 export interface CommittedReader {
   /** The first row of a SELECT, or undefined. Throws what SQLite throws (a missing table, say). */
   get<O>(sql: string, parameters: readonly unknown[]): O | undefined;
+  /** Every row of a SELECT (a list's page: a few dozen rows at most), read to the end in one snapshot. */
+  all<O>(sql: string, parameters: readonly unknown[]): O[];
 }
 
-/** Distinct statements kept prepared: a handful of by-id reads and the counter; a bound only against misuse. */
+/** Distinct statements kept prepared: a handful of by-id reads, the lists' pages and the counter; a bound only against misuse. */
 const MAX_STATEMENTS = 64;
 
 /**
- * Only `get` reaches the connection: better-sqlite3 resets a statement after `.get()`, so no read
- * transaction ever stays open on it (an unfinished `.iterate()` would pin one old snapshot for every
- * later read, revocations included).
+ * Only `get` and `all` reach the connection: better-sqlite3 resets a statement after `.get()` and
+ * `.all()` (which steps it to the end), so no read transaction ever stays open on it (an unfinished
+ * `.iterate()` would pin one old snapshot for every later read, revocations included).
  */
 export interface SqliteReadConnection extends CommittedReader {
   close(): void;
@@ -47,16 +50,18 @@ export function sqliteReadConnection(path: string, pragmas: readonly string[] = 
     database = opened;
     return opened;
   };
+  const prepared = (text: string): SqliteDatabase.Statement => {
+    let statement = statements.get(text);
+    if (!statement) {
+      statement = connection().prepare(text);
+      if (statements.size >= MAX_STATEMENTS) statements.delete(statements.keys().next().value!);
+      statements.set(text, statement);
+    }
+    return statement;
+  };
   return {
-    get<O>(text: string, parameters: readonly unknown[]): O | undefined {
-      let statement = statements.get(text);
-      if (!statement) {
-        statement = connection().prepare(text);
-        if (statements.size >= MAX_STATEMENTS) statements.delete(statements.keys().next().value!);
-        statements.set(text, statement);
-      }
-      return statement.get(parameters) as O | undefined;
-    },
+    get: <O>(text: string, parameters: readonly unknown[]) => prepared(text).get(parameters) as O | undefined,
+    all: <O>(text: string, parameters: readonly unknown[]) => prepared(text).all(parameters) as O[],
     close() {
       closed = true;
       statements.clear();

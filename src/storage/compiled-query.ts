@@ -16,11 +16,13 @@ export interface CompiledQueryRunner<DB, A extends unknown[], O> {
   /**
    * SQLite (`reader` given): the first row, read synchronously on the read-only connection that only
    * sees committed state (committed-reader.ts), outside Kysely's driver. `db` only compiles the query
-   * (its dialect); it must have no plugins (createDb's has none), since nothing here would apply them.
-   * Should that read fail (a busy or failing file), or without a reader, the query runs on `db` as
-   * `executeTakeFirst` does: a plain statement there never sees an open group-commit batch.
+   * (its dialect). Should that read fail (a busy or failing file), or without a reader, or when `db`
+   * has plugins (nothing here would apply them), the query runs on `db` as `executeTakeFirst` does:
+   * a plain statement there never sees an open group-commit batch.
    */
   takeFirstCommitted(reader: CommittedReader | undefined, db: Kysely<DB>, ...args: A): Promise<O | undefined>;
+  /** The same for every row (a list's page), with the same fallback to `execute`. */
+  executeCommitted(reader: CommittedReader | undefined, db: Kysely<DB>, ...args: A): Promise<O[]>;
 }
 
 interface Template {
@@ -66,23 +68,39 @@ export function compiledQuery<DB, A extends unknown[], O>(name: string, build: (
     return result.rows;
   }
 
+  /** `read` run on the committed reader with this query's SQL and parameters; undefined when there is no reader or the read failed. */
+  function committed<R>(
+    reader: CommittedReader | undefined,
+    db: Kysely<DB>,
+    args: A,
+    read: (sql: string, parameters: unknown[]) => R,
+  ): { value: R } | undefined {
+    // A Kysely with plugins (a test counting queries, say) takes the ordinary path, where they apply.
+    if (!reader || db.getExecutor().plugins.length > 0) return undefined;
+    const { compiled, slots } = template(db, args.length);
+    try {
+      return {
+        value: read(
+          compiled.sql,
+          slots.map((slot, i) => (slot < 0 ? compiled.parameters[i] : args[slot])),
+        ),
+      };
+    } catch {
+      // Answered by the serving connection instead (a real fault fails there too, as a 500).
+      return undefined;
+    }
+  }
+
   return {
     execute,
     executeTakeFirst: async (db, ...args) => (await execute(db, ...args))[0],
     async takeFirstCommitted(reader, db, ...args) {
-      if (reader) {
-        if (db.getExecutor().plugins.length > 0) throw new Error(`compiledQuery '${name}': a Kysely with plugins cannot read through a CommittedReader`);
-        const { compiled, slots } = template(db, args.length);
-        try {
-          return reader.get<O>(
-            compiled.sql,
-            slots.map((slot, i) => (slot < 0 ? compiled.parameters[i] : args[slot])),
-          );
-        } catch {
-          // Answered by the serving connection instead (a real fault fails there too, as a 500).
-        }
-      }
-      return (await execute(db, ...args))[0];
+      const read = committed(reader, db, args, (text, parameters) => reader!.get<O>(text, parameters));
+      return read ? read.value : (await execute(db, ...args))[0];
+    },
+    async executeCommitted(reader, db, ...args) {
+      const read = committed(reader, db, args, (text, parameters) => reader!.all<O>(text, parameters));
+      return read ? read.value : execute(db, ...args);
     },
   };
 }

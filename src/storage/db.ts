@@ -178,6 +178,12 @@ export function createDb(url: string, options: DbOptions = {}): Db {
     database.pragma('synchronous = NORMAL');
     database.pragma('foreign_keys = ON');
     for (const pragma of SERVING_PRAGMAS) database.pragma(pragma);
+    // Group commit runs each transaction in a SAVEPOINT: every page it changes that the batch had
+    // already touched is copied to a sub-journal first, which spilled to a temporary file past 64 KiB
+    // (a create touches ~20 index leaves on a large team). In memory it costs no file I/O (issue 15:
+    // about −35% server CPU per POST /deals on the 100,000-deal team). Only this connection's
+    // temporary data; the WAL and durability are unchanged.
+    database.pragma('temp_store = MEMORY');
     let checkpointer: BackgroundCheckpointer | undefined;
     if (options.checkpoints === 'background' && target.path !== ':memory:') {
       // SQLite's own checkpoint stays as a safety net only, far above what the worker lets the WAL reach.

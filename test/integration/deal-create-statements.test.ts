@@ -1,7 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { insertDealQuery, type CreatedDealRow } from '../../src/domain/deals/deals.repository.js';
-import { insertWithEventsPostgres } from '../../src/domain/events/events.repository.js';
+import { dealValues, insertDealWithEventsPostgres, type CreatedDealRow } from '../../src/domain/deals/deals.repository.js';
 import { createHarness, type Harness } from '../support/harness.js';
 import { DIALECTS } from '../support/dialects.js';
 import { waitUntil } from '../support/wait.js';
@@ -39,6 +38,21 @@ describe.runIf(DIALECTS.includes('postgres'))('postgres: statements per POST /de
 
   const isAuth = (text: string) => /auth_epoch|api_keys/.test(text);
 
+  /** The statements one request sends as named prepared statements (compiled once, storage/compiled-query.ts). */
+  async function namedOf(send: () => Promise<{ status: number; text: string }>, status: number): Promise<string[]> {
+    const query = vi.spyOn(pg.Client.prototype, 'query');
+    try {
+      query.mockClear();
+      const res = await send();
+      expect(res.status, res.text).toBe(status);
+      return query.mock.calls.flatMap(([q]) =>
+        typeof q === 'object' && q !== null && 'name' in q && (q as { name?: string }).name ? [(q as { text: string }).text] : [],
+      );
+    } finally {
+      query.mockRestore();
+    }
+  }
+
   it('a create with a client and a subscribed webhook: one read and one write (plus the authentication), and the deal has its event and delivery', async () => {
     const t = await h.team();
     const client = (await t.post('/clients', { type: 'PF', name: 'Maria da Silva' })).body.data.id as string;
@@ -74,6 +88,58 @@ describe.runIf(DIALECTS.includes('postgres'))('postgres: statements per POST /de
     expect(event).toBeDefined();
     const deliveries = await h.testDb.db.kysely.selectFrom('deliveries').select('id').where('event_id', '=', event!.id).execute();
     expect(deliveries).toHaveLength(1);
+  });
+
+  it('the write is one statement compiled once (a named prepared statement) with 0 or 1 webhook; 2 webhooks take the general path; the stored event is the answer either way', async () => {
+    const t = await h.team();
+    const client = (await t.post('/clients', { type: 'PF', name: 'João Araújo' })).body.data.id as string;
+    const body = {
+      title: 'Venda Onix 2023 — à vista',
+      value: 72990.5,
+      phase: 'proposta',
+      client_id: client,
+      tags: ['suv', 'ônibus'],
+      description: 'Cliente "fiel"',
+    };
+    const created: Array<{ hooks: number; answer: string; named: string[] }> = [];
+    for (const hooks of [0, 1, 2]) {
+      if (hooks > 0) await h.services.webhooks.create({ teamId: t.teamId, url: `https://receiver.example.com/hook-${hooks}`, events: ['deal.created'] });
+      let answer = '';
+      const named = await namedOf(async () => {
+        const res = await t.post('/deals', body);
+        answer = res.text;
+        return res;
+      }, 201);
+      created.push({ hooks, answer, named: named.filter((text) => /insert into "deals"/.test(text)) });
+    }
+    expect(created[0]!.named).toHaveLength(1);
+    expect(created[0]!.named[0]).not.toMatch(/deliveries|pg_notify/);
+    expect(created[1]!.named).toHaveLength(1);
+    expect(created[1]!.named[0]).toMatch(/insert into "deliveries".*pg_notify/s);
+    expect(created[2]!.named).toEqual([]);
+    const db = h.testDb.db.kysely;
+    for (const { hooks, answer } of created) {
+      const deal = (JSON.parse(answer) as { data: { id: string } }).data;
+      const events = await db.selectFrom('events').selectAll().where('team_id', '=', t.teamId).where('type', '=', 'deal.created').execute();
+      const event = events.find((e) => (JSON.parse(e.object) as { id: string }).id === deal.id)!;
+      // The event's object is the answer's data, byte for byte, with no previous attributes.
+      expect(event.object).toBe(JSON.stringify(deal));
+      expect(event.previous_attributes).toBeNull();
+      const deliveries = await db.selectFrom('deliveries').selectAll().where('event_id', '=', event.id).execute();
+      expect(deliveries).toHaveLength(hooks);
+      for (const d of deliveries) expect(d).toMatchObject({ team_id: t.teamId, status: 'pending', attempts: 0 });
+      expect(String(event.created_at)).toBe(String(deliveries[0]?.created_at ?? event.created_at));
+    }
+    // Exact counters: the board's total moved by the three creates.
+    const board = await db
+      .selectFrom('board_totals')
+      .select(['n', 'total'])
+      .where('team_id', '=', t.teamId)
+      .where('board', '=', 'deals')
+      .where('phase', '=', 'proposta')
+      .execute();
+    expect(board.reduce((sum, r) => sum + Number(r.n), 0)).toBe(3);
+    expect(board.reduce((sum, r) => sum + Number(r.total), 0)).toBe(3 * 7_299_050);
   });
 
   it('failures answer their envelope after the one read and write nothing', async () => {
@@ -154,9 +220,9 @@ describe.runIf(DIALECTS.includes('postgres'))('postgres: statements per POST /de
     // A webhook that does not exist (deleted after the read): its delivery's foreign key fails.
     const gone = [{ id: '0190a000-0000-7000-8000-0000000000bb', events: '[]' }];
     await expect(
-      insertWithEventsPostgres(
+      insertDealWithEventsPostgres(
         h.testDb.db.kysely,
-        (d) => insertDealQuery(d, row),
+        dealValues(row),
         t.teamId,
         [{ type: 'deal.created', object: { id: row.id }, previous: null }],
         now,

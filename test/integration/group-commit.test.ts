@@ -365,6 +365,38 @@ describe.skipIf(!DIALECTS.includes('sqlite'))('group commit driver on a real SQL
     expect(after.batches - before.batches).toBe(1);
     expect(after.units - before.units).toBe(2);
   });
+
+  it('the sub-journal is in memory (temp_store): a transaction that rewrites more than 64 KiB of pages its batch already changed rolls back to its savepoint and leaves its neighbours intact', async () => {
+    const [{ temp_store: tempStore }] = (await sql<{ temp_store: number }>`pragma temp_store`.execute(db.kysely)).rows as [{ temp_store: number }];
+    expect(tempStore).toBe(2);
+    const long = (i: number) => `big-${String(i).padStart(3, '0')}-${'ç'.repeat(400)}`;
+    const rows = Array.from({ length: 300 }, (_, i) => ({ ...phase(long(i)), position: i }));
+    const outcomes = await Promise.allSettled([
+      db.kysely.transaction().execute(async (trx) => {
+        for (let i = 0; i < rows.length; i += 50)
+          await trx
+            .insertInto('team_phases')
+            .values(rows.slice(i, i + 50))
+            .execute();
+      }),
+      db.kysely.transaction().execute(async (trx) => {
+        // Every page the first transaction wrote, changed again (about 250 KiB of original pages to keep), then a failure.
+        await trx.updateTable('team_phases').set({ position: -1 }).where('team_id', '=', teamId).where('name', 'like', 'big-%').execute();
+        await trx.insertInto('team_phases').values(phase('big-extra')).execute();
+        throw new Error('falha depois de muitas páginas');
+      }),
+      db.kysely.transaction().execute((trx) => trx.insertInto('team_phases').values(phase('bigz-after')).execute()),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    const stored = await db.kysely
+      .selectFrom('team_phases')
+      .select(['name', 'position'])
+      .where('team_id', '=', teamId)
+      .where('name', 'like', 'big%')
+      .orderBy('name')
+      .execute();
+    expect(stored).toEqual([...rows.map((r) => ({ name: r.name, position: r.position })), { name: 'bigz-after', position: 99 }]);
+  });
 });
 
 describe.skipIf(!DIALECTS.includes('sqlite'))('closing a database with a batch open (sqlite)', () => {

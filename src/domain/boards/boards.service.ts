@@ -1,8 +1,10 @@
 import type { Db } from '../../storage/db.js';
 import { toApiTimestamp } from '../shared/time.js';
 import {
+  activeDealsBoard,
   boardColumnCards,
   boardColumnsCards,
+  type ActiveDealsBoard,
   boardDealTotals,
   dealTotalsChangedBetween,
   type DealCardRow,
@@ -11,11 +13,13 @@ import {
 import { countOverdueActivities } from '../activities/activities.repository.js';
 import { overdueReceivables } from '../financial/financial.repository.js';
 import { eventsAfter, findTeamEvent, newestEvent } from '../events/events.repository.js';
-import { listDealPhases, listVehiclePhases } from '../phases/phases.repository.js';
+import { listDealPhases, listDealPhasesWithTotals, listVehiclePhases, listVehiclePhasesWithTotals } from '../phases/phases.repository.js';
 import { foldText } from '../shared/text-search.js';
 import {
   boardColumnCards as boardColumnVehicleCards,
+  activeVehiclesBoard,
   boardColumnsCards as boardColumnsVehicleCards,
+  type ActiveVehiclesBoard,
   boardVehicleCounts,
   stockAge,
   type VehicleCardRow,
@@ -23,6 +27,7 @@ import {
 } from '../vehicles/vehicles.repository.js';
 import { isoNow, type Clock } from '../shared/clock.js';
 import { MAX_LIMIT } from '../shared/list-query.js';
+import { onlyActiveFilter } from '../shared/list-sql.js';
 import { fromCents } from '../shared/money.js';
 import { listUsers } from '../users/users.repository.js';
 import { findTeam } from '../teams/teams.repository.js';
@@ -182,6 +187,24 @@ export function createBoardsService(db: Db, { clock }: { clock: Clock }) {
     has_more: rows.length > limit,
   });
 
+  /** A board with filters beyond its own: the phases, the filtered totals, then every column with cards in one statement. */
+  const filteredDealsBoard = async (teamId: string, filters: DealBoardFilters, limit: number): Promise<ActiveDealsBoard> => {
+    const [phases, totals] = await Promise.all([listDealPhases(k, teamId), boardDealTotals(k, db.dialect, teamId, dealFilters(filters))]);
+    const byPhase = new Map(totals.map((t) => [t.phase, t]));
+    const withTotals = phases.map((p) => ({ ...p, count: byPhase.get(p.name)?.count ?? 0, total: byPhase.get(p.name)?.value_cents ?? 0 }));
+    const read = withTotals.filter((p) => p.count !== 0).map((p) => p.name);
+    return { phases: withTotals, cards: await boardColumnsCards(k, db.dialect, teamId, read, dealFilters(filters), limit, isoNow(clock)) };
+  };
+
+  /** A vehicle board with filters beyond its own: the phases, the filtered counts, then every column with cards in one statement. */
+  const filteredVehiclesBoard = async (teamId: string, filters: VehicleBoardFilters, limit: number): Promise<ActiveVehiclesBoard> => {
+    const [phases, counts] = await Promise.all([listVehiclePhases(k, teamId), boardVehicleCounts(k, db.dialect, teamId, vehicleFilters(filters))]);
+    const byPhase = new Map(counts.map((c) => [c.phase, c.count]));
+    const withCounts = phases.map((p) => ({ ...p, count: byPhase.get(p.name) ?? 0, total: 0 }));
+    const read = withCounts.filter((p) => p.count !== 0).map((p) => p.name);
+    return { phases: withCounts, cards: await boardColumnsVehicleCards(k, db.dialect, teamId, read, vehicleFilters(filters), limit) };
+  };
+
   return {
     /** The service clock's now (the panel's today, overdue and due-soon marks). */
     now: (): Date => clock.now(),
@@ -193,18 +216,17 @@ export function createBoardsService(db: Db, { clock }: { clock: Clock }) {
 
     async vehiclesBoard(teamId: string, filters: VehicleBoardFilters, perColumn: number): Promise<{ columns: VehicleColumn[] }> {
       const limit = Math.min(perColumn, MAX_LIMIT);
-      const [phases, counts] = await Promise.all([listVehiclePhases(k, teamId), boardVehicleCounts(k, db.dialect, teamId, vehicleFilters(filters))]);
-      const byPhase = new Map(counts.map((c) => [c.phase, c.count]));
-      // The first pages of every column in one statement (an empty column is not read).
-      const read = phases.filter((p) => byPhase.has(p.name)).map((p) => p.name);
-      const rows = await boardColumnsVehicleCards(k, db.dialect, teamId, read, vehicleFilters(filters), limit + 1);
-      const rowsOf = new Map<string, VehicleCardRow[]>(read.map((phase) => [phase, []]));
-      for (const row of rows) rowsOf.get(read[row.board_column]!)!.push(row);
+      const { phases, cards } = onlyActiveFilter(vehicleFilters(filters))
+        ? await activeVehiclesBoard(k, db.dialect, teamId, limit + 1)
+        : await filteredVehiclesBoard(teamId, filters, limit + 1);
+      // Each card's phase is its column's (every column is read with phase = its name).
+      const rowsOf = new Map<string, VehicleCardRow[]>(phases.map((phase) => [phase.name, []]));
+      for (const row of cards) rowsOf.get(row.phase)!.push(row);
       const now = clock.now();
       const columns = phases.map((phase) => ({
         phase: phase.name,
-        count: byPhase.get(phase.name) ?? 0,
-        ...vehiclePage(rowsOf.get(phase.name) ?? [], limit, now),
+        count: phase.count,
+        ...vehiclePage(rowsOf.get(phase.name)!, limit, now),
       }));
       return { columns };
     },
@@ -216,19 +238,18 @@ export function createBoardsService(db: Db, { clock }: { clock: Clock }) {
 
     async dealsBoard(teamId: string, filters: DealBoardFilters, perColumn: number): Promise<{ columns: DealColumn[] }> {
       const limit = Math.min(perColumn, MAX_LIMIT);
-      const [phases, totals] = await Promise.all([listDealPhases(k, teamId), boardDealTotals(k, db.dialect, teamId, dealFilters(filters))]);
-      const byPhase = new Map(totals.map((t) => [t.phase, t]));
-      // The first pages of every column with cards, in one statement (an empty column is not read).
-      const read = phases.filter((p) => byPhase.has(p.name)).map((p) => p.name);
-      const rows = await boardColumnsCards(k, db.dialect, teamId, read, dealFilters(filters), limit + 1, isoNow(clock));
-      const rowsOf = new Map<string, DealCardRow[]>(read.map((phase) => [phase, []]));
-      for (const row of rows) rowsOf.get(read[row.board_column]!)!.push(row);
+      const { phases, cards } = onlyActiveFilter(dealFilters(filters))
+        ? await activeDealsBoard(k, db.dialect, teamId, limit + 1, isoNow(clock))
+        : await filteredDealsBoard(teamId, filters, limit + 1);
+      // Each card's phase is its column's (every column is read with phase = its name).
+      const rowsOf = new Map<string, DealCardRow[]>(phases.map((phase) => [phase.name, []]));
+      for (const row of cards) rowsOf.get(row.phase)!.push(row);
       const columns = phases.map((phase) => ({
         phase: phase.name,
         probability: phase.probability ?? 0,
-        count: byPhase.get(phase.name)?.count ?? 0,
-        total_value: fromCents(byPhase.get(phase.name)?.value_cents ?? 0) ?? 0,
-        ...cardPage(rowsOf.get(phase.name) ?? [], limit),
+        count: phase.count,
+        total_value: fromCents(phase.total) ?? 0,
+        ...cardPage(rowsOf.get(phase.name)!, limit),
       }));
       return { columns };
     },
@@ -249,18 +270,14 @@ export function createBoardsService(db: Db, { clock }: { clock: Clock }) {
       const zone = (await findTeam(k, teamId))?.time_zone ?? DEFAULT_TIME_ZONE;
       const month = monthOf(dayIn(now, zone));
       const nowIso = now.toISOString();
-      const [phases, totals, closed, vehiclePhases, stock, age, overdueActivities, receivables] = await Promise.all([
-        listDealPhases(k, teamId),
-        boardDealTotals(k, db.dialect, teamId, { status: 'ativo' }),
+      const [phases, closed, vehiclePhases, age, overdueActivities, receivables] = await Promise.all([
+        listDealPhasesWithTotals(k, teamId),
         dealTotalsChangedBetween(k, teamId, ['ganho', 'perdido'], startOfDay(month.first, zone).toISOString(), startOfDay(month.next, zone).toISOString()),
-        listVehiclePhases(k, teamId),
-        boardVehicleCounts(k, db.dialect, teamId, { status: 'ativo' }),
+        listVehiclePhasesWithTotals(k, teamId),
         stockAge(k, teamId),
         countOverdueActivities(k, teamId, nowIso),
         overdueReceivables(k, teamId, nowIso),
       ]);
-      const byPhase = new Map(totals.map((t) => [t.phase, t]));
-      const stockByPhase = new Map(stock.map((c) => [c.phase, c.count]));
       const closedOf = (status: string) => {
         const row = closed.find((c) => c.status === status);
         return { count: row?.count ?? 0, value: fromCents(row?.value_cents ?? 0) ?? 0 };
@@ -268,15 +285,11 @@ export function createBoardsService(db: Db, { clock }: { clock: Clock }) {
       const won = closedOf('ganho');
       const lost = closedOf('perdido');
       return {
-        pipeline: phases.map((p) => ({
-          phase: p.name,
-          count: byPhase.get(p.name)?.count ?? 0,
-          total_value: fromCents(byPhase.get(p.name)?.value_cents ?? 0) ?? 0,
-        })),
+        pipeline: phases.map((p) => ({ phase: p.name, count: p.count, total_value: fromCents(p.total) ?? 0 })),
         won_this_month: won,
         lost_this_month: lost,
         conversion_rate: won.count + lost.count === 0 ? null : Math.round((1000 * won.count) / (won.count + lost.count)) / 10,
-        stock: vehiclePhases.map((p) => ({ phase: p.name, count: stockByPhase.get(p.name) ?? 0 })),
+        stock: vehiclePhases.map((p) => ({ phase: p.name, count: p.count })),
         average_days_in_stock: age.meanCreatedMs === null ? null : Math.round((10 * Math.max(0, now.getTime() - age.meanCreatedMs)) / DAY_MS) / 10,
         overdue_activities: overdueActivities,
         overdue_receivables: { count: receivables.count, amount: fromCents(receivables.amount_cents) ?? 0 },

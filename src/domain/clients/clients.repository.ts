@@ -13,14 +13,18 @@ import {
   onlyStatusFilter,
   pageAndTotal,
   pageAndTotalOfFew,
+  searchHitsDriveLimit,
   sortOrder,
+  literalFirstPageLimit,
+  statusListRead,
   statusTotalColumn,
   teamColumn,
+  type ListRead,
 } from '../shared/list-sql.js';
-import { countListedSearchHits, exactSearchCondition, searchCondition, type KeyedLookup } from '../shared/search-sql.js';
+import { countListedSearchHits, exactSearchCondition, listedHitsCondition, listedSearchPage, searchCondition, type KeyedLookup } from '../shared/search-sql.js';
 import { CLIENT_TAX_DIGITS_FLAG, CNPJ_WINDOW_ROWS, CNPJ_WINDOWS, cnpjWindow } from '../../storage/exact-search.js';
 import { sqliteIndexServes } from '../shared/text-search.js';
-import { authEpochTable, splitAuthEpoch } from '../shared/auth-epoch-sql.js';
+import { authEpochColumn, authEpochTable, splitAuthEpoch } from '../shared/auth-epoch-sql.js';
 import type { ClientSortField } from './clients.types.js';
 
 const TAX_ID_QUERY = /^(?=.*\d)[\dA-Za-z]*[./-][\dA-Za-z./\s-]*$/;
@@ -101,7 +105,14 @@ function exactTaxSearch(dialect: DialectName, teamId: string, search: string): R
   return exactSearchCondition('clients', searchQueries(search), teamId, keyed, flagged);
 }
 
-function applyFilters<O>(query: SelectQueryBuilder<Database, 'clients', O>, dialect: DialectName, teamId: string, f: ClientFilters, fromSearchIndex = false) {
+function applyFilters<O>(
+  query: SelectQueryBuilder<Database, 'clients', O>,
+  dialect: DialectName,
+  teamId: string,
+  f: ClientFilters,
+  fromSearchIndex = false,
+  listedHits = false,
+) {
   const exact = f.search === undefined ? null : exactTaxSearch(dialect, teamId, f.search);
   // An exact search drives from its few candidates (SQLite: kept off the team indexes, as for the FTS hits).
   let q = query.where(teamColumn('clients', fromSearchIndex || (exact !== null && dialect === 'sqlite')), '=', teamId);
@@ -112,7 +123,8 @@ function applyFilters<O>(query: SelectQueryBuilder<Database, 'clients', O>, dial
   if (f.segment !== undefined) q = q.where('segment', '=', f.segment);
   if (f.store_id !== undefined) q = q.where('store_id', '=', f.store_id);
   // Active clients are the listed ones: the search index answers with exactly those of the team.
-  if (f.search !== undefined)
+  if (f.search !== undefined && listedHits) q = q.where(listedHitsCondition('clients'));
+  else if (f.search !== undefined)
     q = q.where(exact ?? searchCondition(dialect, 'clients', searchQueries(f.search), teamId, status === 'active' ? 'listed' : 'team'));
   return q;
 }
@@ -127,33 +139,64 @@ const SORT_COLUMNS = {
 
 /**
  * The default list, or one status, in any sort: one statement per shape, compiled once, with the
- * exact total from the counters as a column (`statusTotalColumn`): one round trip on PostgreSQL.
+ * exact total from the counters as a column (`statusTotalColumn`) and the auth_epoch counter of the
+ * same snapshot: one round trip on PostgreSQL, one committed read on SQLite.
  */
+function statusPageQuery(db: DbExecutor, dialect: DialectName, sort: Sort<ClientSortField>, teamId: string, status: string) {
+  return db
+    .selectFrom('clients')
+    .selectAll('clients')
+    .select((eb) => [statusTotalColumn(eb, teamId, 'clients', true, status), authEpochColumn()])
+    .where('clients.team_id', '=', teamId)
+    .where('clients.status', '=', status as 'active' | 'inactive')
+    .orderBy(SORT_COLUMNS[sort.field], sortOrder(dialect, sort, sort.field === 'segment'))
+    .orderBy('clients.id', sort.direction);
+}
+
 const statusPage = perShape(
   (dialect: DialectName, sort: Sort<ClientSortField>) => `${dialect} ${sort.field} ${sort.direction}`,
   (dialect: DialectName, sort: Sort<ClientSortField>) =>
     compiledQuery(`clients_page_${sort.field}_${sort.direction}`, (db: DbExecutor, teamId: string, status: string, limit: number, offset: number) =>
-      db
-        .selectFrom('clients')
-        .selectAll('clients')
-        .select((eb) => statusTotalColumn(eb, teamId, 'clients', true, status))
-        .where('clients.team_id', '=', teamId)
-        .where('clients.status', '=', status as 'active' | 'inactive')
-        .orderBy(SORT_COLUMNS[sort.field], sortOrder(dialect, sort, sort.field === 'segment'))
-        .orderBy('clients.id', sort.direction)
-        .limit(limit)
-        .offset(offset),
+      statusPageQuery(db, dialect, sort, teamId, status).limit(limit).offset(offset),
     ),
 );
 
-export async function listClients(db: DbExecutor, dialect: DialectName, teamId: string, filters: ClientFilters, sort: Sort<ClientSortField>, page: Page) {
+/** The offsets below which a listed search's page is one statement (its constant OFFSET makes one statement text per page). */
+const LISTED_SEARCH_OFFSETS = 100;
+
+/** The same, first page, its limit a constant (SQLite: `literalFirstPageLimit`). */
+const firstStatusPage = perShape(
+  (dialect: DialectName, sort: Sort<ClientSortField>, limit: number) => `${dialect} ${sort.field} ${sort.direction} ${limit}`,
+  (dialect: DialectName, sort: Sort<ClientSortField>, limit: number) =>
+    compiledQuery(`clients_first_page_${sort.field}_${sort.direction}_${limit}`, (db: DbExecutor, teamId: string, status: string) =>
+      statusPageQuery(db, dialect, sort, teamId, status).limit(sql.lit(limit)),
+    ),
+);
+
+export async function listClients(
+  db: DbExecutor,
+  dialect: DialectName,
+  teamId: string,
+  filters: ClientFilters,
+  sort: Sort<ClientSortField>,
+  page: Page,
+  /** SQLite: the status-only page is read on the read-only connection (storage/committed-reader.ts), one committed snapshot. */
+  committed?: CommittedReader,
+): Promise<ListRead<ClientRow>> {
   if (onlyStatusFilter(filters)) {
     // Inactive clients are soft-deleted: listed only when asked for by status.
     const status = filters.status ?? 'active';
-    const rows = await statusPage(dialect, sort).execute(db, teamId, status, page.limit, page.offset);
-    const total = rows.length > 0 ? Number(rows[0]!.list_total) : await countByStatus(db, teamId, 'clients', { equals: status });
-    return { rows: rows as ClientRow[], total };
+    const first = literalFirstPageLimit(dialect, page);
+    const rows =
+      first === null
+        ? await statusPage(dialect, sort).executeCommitted(committed, db, teamId, status, page.limit, page.offset)
+        : await firstStatusPage(dialect, sort, first).executeCommitted(committed, db, teamId, status);
+    return statusListRead(rows, db, committed, teamId, 'clients', true, status);
   }
+  return { ...(await filteredClients(db, dialect, teamId, filters, sort, page)), authEpoch: null };
+}
+
+async function filteredClients(db: DbExecutor, dialect: DialectName, teamId: string, filters: ClientFilters, sort: Sort<ClientSortField>, page: Page) {
   const order = sortOrder(dialect, sort, sort.field === 'segment');
   const pageRows = (fromSearchIndex: boolean, { offset, limit } = page, literalLimit = false) =>
     applyFilters(db.selectFrom('clients').selectAll(), dialect, teamId, filters, fromSearchIndex)
@@ -183,6 +226,24 @@ export async function listClients(db: DbExecutor, dialect: DialectName, teamId: 
       (window, literalLimit) => pageRows(false, window, literalLimit),
       () => total(false),
     );
+  }
+  if (
+    dialect === 'sqlite' &&
+    filters.search !== undefined &&
+    page.offset < LISTED_SEARCH_OFFSETS &&
+    (filters.status ?? 'active') === 'active' &&
+    onlySearchFilter(filters)
+  ) {
+    const queries = searchQueries(filters.search);
+    if (sqliteIndexServes(queries)) {
+      // Page and total in one statement, the index's hits read once (search-sql.ts).
+      const { rows, total } = await listedSearchPage(db, 'clients', queries, teamId, page, searchHitsDriveLimit(page), (fromHits) =>
+        applyFilters(db.selectFrom('clients').selectAll(), dialect, teamId, filters, fromHits, true)
+          .orderBy(SORT_COLUMNS[sort.field], order)
+          .orderBy('id', sort.direction),
+      );
+      return { rows: rows as ClientRow[], total };
+    }
   }
   const searchDrives = dialect === 'sqlite' && filters.search !== undefined && sqliteIndexServes(searchQueries(filters.search));
   return pageAndTotal(searchDrives, page, pageRows, total);

@@ -10,7 +10,7 @@ import { isValidCnpj, isValidCpf, normalizeTaxId } from '../shared/tax-id.js';
 import { foldText, searchDocument } from '../shared/text-search.js';
 import { isoNow, type Clock } from '../shared/clock.js';
 import type { WriteOptions } from '../shared/write-options.js';
-import { epochRead, type EpochRead } from '../shared/epoch-read.js';
+import { deferredEpochRead, epochRead, type EpochRead } from '../shared/epoch-read.js';
 import { toApiTimestamp } from '../shared/time.js';
 import { toClientListItem, toClientState, toClientView } from './clients.mapper.js';
 import { recordEvents } from '../events/events.repository.js';
@@ -133,20 +133,34 @@ export function createClientsService(db: Db, { clock }: { clock: Clock }) {
     return toClientState(row);
   }
 
+  /** A page of the list, with the auth_epoch counter read with it (null when it was not). */
+  async function listRead(teamId: string, q: ClientListInput) {
+    const page = pageOf(q.page, q.limit);
+    const sort = parseSort(q.sort, CLIENT_SORT_FIELDS);
+    const { rows, total, authEpoch } = await repo.listClients(
+      k,
+      db.dialect,
+      teamId,
+      { type: q.type, status: q.status, segment: q.segment, store_id: q.store_id, search: q.search },
+      sort,
+      page,
+      db.committedReader,
+    );
+    return { data: rows.map((r) => toClientListItem(toClientState(r))), pagination: paginationOf(page, total), authEpoch };
+  }
+
   return {
     async list(teamId: string, q: ClientListInput): Promise<{ data: ClientListView[]; pagination: Pagination }> {
-      const page = pageOf(q.page, q.limit);
-      const sort = parseSort(q.sort, CLIENT_SORT_FIELDS);
-      const { rows, total } = await repo.listClients(
-        k,
-        db.dialect,
-        teamId,
-        { type: q.type, status: q.status, segment: q.segment, store_id: q.store_id, search: q.search },
-        sort,
-        page,
-      );
-      return { data: rows.map((r) => toClientListItem(toClientState(r))), pagination: paginationOf(page, total) };
+      const { data, pagination } = await listRead(teamId, q);
+      return { data, pagination };
     },
+
+    /** The list with the auth_epoch counter of the page's snapshot (a cached authentication confirmed by the read itself). */
+    listWithAuthEpoch: (teamId: string, q: ClientListInput): Promise<EpochRead<{ data: ClientListView[]; pagination: Pagination }>> =>
+      deferredEpochRead(async () => {
+        const { authEpoch, data, pagination } = await listRead(teamId, q);
+        return { authEpoch, value: { data, pagination } };
+      }),
 
     async get(teamId: string, rawId: string): Promise<ClientView> {
       return toClientView(await load(k, teamId, rawId));

@@ -1,6 +1,7 @@
 import type { DbExecutor, Trx } from '../../storage/executor.js';
 import { sql, type Expression, type QueryCreator, type SelectQueryBuilder } from 'kysely';
 import { compiledQuery, compiledQueryFamily, perShape } from '../../storage/compiled-query.js';
+import { compiledInsertWithEventsPostgres } from '../events/events.repository.js';
 import type { CommittedReader } from '../../storage/committed-reader.js';
 import type { Database, DealRow, DealUpdate, NewDealRow } from '../../storage/database.js';
 import type { Page, Sort } from '../shared/list-query.js';
@@ -12,15 +13,20 @@ import {
   onlySearchFilter,
   onlyStatusFilter,
   pageAndTotal,
+  searchHitsDriveLimit,
   sortOrder,
+  literalFirstPageLimit,
+  statusListRead,
   statusTotalColumn,
   teamColumn,
+  type ListRead,
 } from '../shared/list-sql.js';
-import { countListedSearchHits, searchCondition } from '../shared/search-sql.js';
+import { countListedSearchHits, listedHitsCondition, listedSearchPage, searchCondition } from '../shared/search-sql.js';
 import { sqliteIndexServes } from '../shared/text-search.js';
-import { authEpochTable, splitAuthEpoch } from '../shared/auth-epoch-sql.js';
+import { authEpochColumn, authEpochTable, splitAuthEpoch } from '../shared/auth-epoch-sql.js';
 import { DEAL_VIEW_COLUMNS, type DealRowWithClient, type DealViewRow } from './deals.mapper.js';
 import type { DealSortField } from './deals.types.js';
+import { dealPhasesWithTotalsQuery, listDealPhasesWithTotals, withTotals, type PhaseWithTotals } from '../phases/phases.repository.js';
 
 export interface DealFilters {
   status?: string;
@@ -113,17 +119,25 @@ type DealColumn = (typeof DEAL_COLUMNS)[number];
 /** A create's row: every column given (null where empty), so one compiled statement serves them all. */
 export type CreatedDealRow = { [C in DealColumn]-?: Exclude<NewDealRow[C], undefined> };
 
-const insertDealStatement = compiledQuery('insert_deal', (db: DbExecutor, ...values: unknown[]) =>
-  db.insertInto('deals').values(Object.fromEntries(DEAL_COLUMNS.map((column, i) => [column, values[i]])) as unknown as NewDealRow),
-);
+/** A create's insert with its values bound by position (DEAL_COLUMNS' order, see dealValues). */
+export const boundDealInsert = (db: QueryCreator<Database>, ...values: unknown[]) =>
+  db.insertInto('deals').values(Object.fromEntries(DEAL_COLUMNS.map((column, i) => [column, values[i]])) as unknown as NewDealRow);
+
+/** A create's row as the values of boundDealInsert. */
+export const dealValues = (row: CreatedDealRow): unknown[] => DEAL_COLUMNS.map((column) => row[column]);
+
+const insertDealStatement = compiledQuery('insert_deal', boundDealInsert);
 
 /** A create's insert, built and compiled once (Kysely's building was a per-request cost of POST /deals, issue 15). */
 export async function insertCreatedDeal(db: DbExecutor, row: CreatedDealRow): Promise<void> {
-  await insertDealStatement.execute(db, ...DEAL_COLUMNS.map((column) => row[column]));
+  await insertDealStatement.execute(db, ...dealValues(row));
 }
 
-/** The same insert, as a query another statement can embed (PostgreSQL: with its events, events.repository.ts). */
-export const insertDealQuery = (db: QueryCreator<Database>, row: CreatedDealRow) => db.insertInto('deals').values(row);
+/**
+ * PostgreSQL: a create's deal, its event, its delivery and the worker's NOTIFY as one statement,
+ * compiled once (events.repository.ts); more than one delivery takes the general path.
+ */
+export const insertDealWithEventsPostgres = compiledInsertWithEventsPostgres('deal_create', boundDealInsert);
 
 /**
  * What a create checks and needs, in one read: the phase (its suggested probability), the client
@@ -175,6 +189,7 @@ function applyFilters<O>(
   teamId: string,
   f: DealFilters,
   fromSearchIndex = false,
+  listedHits = false,
 ) {
   let q = query.where(teamColumn('deals', fromSearchIndex), '=', teamId);
   // Archived deals are soft-deleted: listed only when asked for by status.
@@ -189,7 +204,8 @@ function applyFilters<O>(
   if (f.createdFrom !== undefined) q = q.where('deals.created_at', '>=', f.createdFrom);
   if (f.createdBefore !== undefined) q = q.where('deals.created_at', '<', f.createdBefore);
   // Without a status filter the search index answers with the team's listed rows only.
-  if (f.search !== undefined) q = q.where(searchCondition(dialect, 'deals', [f.search], teamId, f.status ? 'team' : 'listed'));
+  if (f.search !== undefined)
+    q = q.where(listedHits ? listedHitsCondition('deals') : searchCondition(dialect, 'deals', [f.search], teamId, f.status ? 'team' : 'listed'));
   return q;
 }
 
@@ -212,27 +228,43 @@ const NULLABLE_SORTS: ReadonlySet<DealSortField> = new Set(['value', 'expected_c
 /**
  * The default list, or one status, in any sort, before DEEP_PAGE_OFFSET: one statement per shape,
  * compiled once (the list's building and compiling was a fifth of its time in Node), reading only
- * the answer's columns, with the exact total from the counters as a column (`statusTotalColumn`).
+ * the answer's columns, with the exact total from the counters as a column (`statusTotalColumn`)
+ * and the auth_epoch counter of the same snapshot (a cached authentication confirmed by the read).
  */
+function statusPageQuery(db: DbExecutor, dialect: DialectName, sort: Sort<DealSortField>, equals: boolean, teamId: string, status: string) {
+  return db
+    .selectFrom('deals')
+    .leftJoin('clients', (join) => join.onRef('clients.id', '=', 'deals.client_id').onRef('clients.team_id', '=', 'deals.team_id'))
+    .select(DEAL_VIEW_COLUMNS.map((c) => `deals.${c}` as const))
+    .select((eb) => ['clients.name as client_name', statusTotalColumn(eb, teamId, 'deals', equals, status), authEpochColumn()])
+    .where('deals.team_id', '=', teamId)
+    .where('deals.status', equals ? '=' : '!=', status as DealRow['status'])
+    .orderBy(SORT_COLUMNS[sort.field], sortOrder(dialect, sort, NULLABLE_SORTS.has(sort.field)))
+    .orderBy('deals.id', sort.direction);
+}
+
 const statusPage = perShape(
   (dialect: DialectName, sort: Sort<DealSortField>, equals: boolean) => `${dialect} ${sort.field} ${sort.direction} ${equals}`,
   (dialect: DialectName, sort: Sort<DealSortField>, equals: boolean) =>
     compiledQuery(
       `deals_page_${sort.field}_${sort.direction}_${equals ? 'eq' : 'ne'}`,
       (db: DbExecutor, teamId: string, status: string, limit: number, offset: number) =>
-        db
-          .selectFrom('deals')
-          .leftJoin('clients', (join) => join.onRef('clients.id', '=', 'deals.client_id').onRef('clients.team_id', '=', 'deals.team_id'))
-          .select(DEAL_VIEW_COLUMNS.map((c) => `deals.${c}` as const))
-          .select((eb) => ['clients.name as client_name', statusTotalColumn(eb, teamId, 'deals', equals, status)])
-          .where('deals.team_id', '=', teamId)
-          .where('deals.status', equals ? '=' : '!=', status as DealRow['status'])
-          .orderBy(SORT_COLUMNS[sort.field], sortOrder(dialect, sort, NULLABLE_SORTS.has(sort.field)))
-          .orderBy('deals.id', sort.direction)
-          .limit(limit)
-          .offset(offset),
+        statusPageQuery(db, dialect, sort, equals, teamId, status).limit(limit).offset(offset),
     ),
 );
+
+/** The same, first page, its limit a constant (SQLite: `literalFirstPageLimit`). */
+const firstStatusPage = perShape(
+  (dialect: DialectName, sort: Sort<DealSortField>, equals: boolean, limit: number) => `${dialect} ${sort.field} ${sort.direction} ${equals} ${limit}`,
+  (dialect: DialectName, sort: Sort<DealSortField>, equals: boolean, limit: number) =>
+    compiledQuery(`deals_first_page_${sort.field}_${sort.direction}_${equals ? 'eq' : 'ne'}_${limit}`, (db: DbExecutor, teamId: string, status: string) =>
+      statusPageQuery(db, dialect, sort, equals, teamId, status).limit(sql.lit(limit)),
+    ),
+);
+
+/** A search of the listed deals (no status) and nothing else, that SQLite's index serves: its total is the index's count. */
+const listedSearchOnly = (f: DealFilters): f is DealFilters & { search: string } =>
+  f.search !== undefined && !f.status && onlySearchFilter(f) && sqliteIndexServes([f.search]);
 
 export async function listDeals(
   db: DbExecutor,
@@ -241,16 +273,41 @@ export async function listDeals(
   filters: DealFilters,
   sort: Sort<DealSortField>,
   page: Page,
-): Promise<{ rows: DealViewRow[]; total: number }> {
+  /** SQLite: the status-only page is read on the read-only connection (storage/committed-reader.ts), one committed snapshot. */
+  committed?: CommittedReader,
+): Promise<ListRead<DealViewRow>> {
   if (page.offset < DEEP_PAGE_OFFSET && onlyStatusFilter(filters)) {
     // Archived deals are soft-deleted: listed only when asked for by status.
     const equals = Boolean(filters.status);
     const status = filters.status || 'arquivado';
-    const rows = await statusPage(dialect, sort, equals).execute(db, teamId, status, page.limit, page.offset);
-    const total = rows.length > 0 ? Number(rows[0]!.list_total) : await countByStatus(db, teamId, 'deals', equals ? { equals: status } : { notEquals: status });
-    return { rows, total };
+    const first = literalFirstPageLimit(dialect, page);
+    const rows =
+      first === null
+        ? await statusPage(dialect, sort, equals).executeCommitted(committed, db, teamId, status, page.limit, page.offset)
+        : await firstStatusPage(dialect, sort, equals, first).executeCommitted(committed, db, teamId, status);
+    return statusListRead(rows, db, committed, teamId, 'deals', equals, status);
   }
   const order = sortOrder(dialect, sort, NULLABLE_SORTS.has(sort.field));
+  if (dialect === 'sqlite' && page.offset < DEEP_PAGE_OFFSET && listedSearchOnly(filters)) {
+    // Page and total in one statement, the index's hits read once (search-sql.ts).
+    const { rows, total } = await listedSearchPage(db, 'deals', [filters.search], teamId, page, searchHitsDriveLimit(page), (fromHits) =>
+      applyFilters(
+        db
+          .selectFrom('deals')
+          .leftJoin('clients', (join) => join.onRef('clients.id', '=', 'deals.client_id').onRef('clients.team_id', '=', 'deals.team_id'))
+          .selectAll('deals')
+          .select('clients.name as client_name'),
+        dialect,
+        teamId,
+        filters,
+        fromHits,
+        true,
+      )
+        .orderBy(SORT_COLUMNS[sort.field], order)
+        .orderBy('deals.id', sort.direction),
+    );
+    return { rows, total, authEpoch: null };
+  }
   const pageRows = (fromSearchIndex: boolean): Promise<DealRowWithClient[]> => {
     const withClientName = db
       .selectFrom('deals')
@@ -291,7 +348,7 @@ export async function listDeals(
             .executeTakeFirstOrThrow()
             .then((r) => Number(r.total));
   const searchDrives = dialect === 'sqlite' && filters.search !== undefined && sqliteIndexServes([filters.search]);
-  return pageAndTotal(searchDrives, page, pageRows, total);
+  return { ...(await pageAndTotal(searchDrives, page, pageRows, total)), authEpoch: null };
 }
 
 /** The columns a deals board card shows (boards.service.ts toCard): a page reads these, never whole rows. */
@@ -501,4 +558,57 @@ export async function dealTotalsChangedBetween(
     .groupBy('status')
     .execute();
   return rows.map((r) => ({ status: r.status, count: Number(r.count), value_cents: Number(r.value_cents) }));
+}
+
+/**
+ * PostgreSQL: the whole unfiltered deals board in ONE statement: the phases with their totals
+ * (dealPhasesWithTotalsQuery) and, per phase with deals, a LATERAL page of its column
+ * (boardCardQuery, `limit` rows of the phase index). A phase without cards comes as one row whose
+ * card columns are null. Rows come phase by phase, each column in its order.
+ */
+const activeBoardPg = compiledQuery('deals_board_full_postgres', (db: DbExecutor, teamId: string, limit: number, now: string) =>
+  db
+    .selectFrom(dealPhasesWithTotalsQuery(db, teamId).as('p'))
+    .leftJoinLateral(
+      () =>
+        boardCardQuery(db, 'postgres', teamId, sql.ref<string>('p.name'), ACTIVE, 0, limit, now)
+          .where(sql<boolean>`coalesce(p.n, 0) <> 0`)
+          .as('c'),
+      (join) => join.onTrue(),
+    )
+    .select(['p.name as board_phase', 'p.probability as board_probability', 'p.n as board_n', 'p.total as board_total'])
+    .selectAll('c')
+    .orderBy('p.position')
+    .orderBy('c.value_cents', sortOrder('postgres', { field: 'value', direction: 'desc' }, true))
+    .orderBy('c.id', 'desc'),
+);
+
+/** The unfiltered deals board: its phases with their totals, and the first `limit` cards of every phase with deals. */
+export interface ActiveDealsBoard {
+  phases: PhaseWithTotals[];
+  cards: DealCardRow[];
+}
+
+/**
+ * The unfiltered deals board (its own `ativo` filter only). PostgreSQL: one statement, one round
+ * trip (activeBoardPg). SQLite: two statements, the phases with their totals, then every column with
+ * deals in one UNION ALL (boardColumnsCards).
+ */
+export async function activeDealsBoard(db: DbExecutor, dialect: DialectName, teamId: string, limit: number, now: string): Promise<ActiveDealsBoard> {
+  if (dialect === 'postgres') {
+    const phases: PhaseWithTotals[] = [];
+    const cards: DealCardRow[] = [];
+    for (const row of await activeBoardPg.execute(db, teamId, limit, now)) {
+      if (phases.at(-1)?.name !== row.board_phase) {
+        phases.push(withTotals({ name: row.board_phase, position: phases.length, probability: row.board_probability, n: row.board_n, total: row.board_total }));
+      }
+      // The card's own fields are read by name (boards.service.ts toCard); the phase's columns ride along.
+      if (row.id !== null) cards.push(row as unknown as DealCardRow);
+    }
+    return { phases, cards };
+  }
+  const phases = await listDealPhasesWithTotals(db, teamId);
+  const read = phases.filter((p) => p.count !== 0).map((p) => p.name);
+  const cards = await boardColumnsCards(db, dialect, teamId, read, ACTIVE, limit, now);
+  return { phases, cards };
 }

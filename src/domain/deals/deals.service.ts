@@ -4,14 +4,14 @@ import type { DbExecutor, Trx } from '../../storage/executor.js';
 import type { DealUpdate } from '../../storage/database.js';
 import { findClientRef } from '../clients/clients.repository.js';
 import type { EventType } from '../events/event-types.js';
-import { insertWithEventsPostgres, recordEvents } from '../events/events.repository.js';
+import { recordEvents } from '../events/events.repository.js';
 import { canonicalId, newId } from '../shared/ids.js';
 import { pageOf, paginationOf, parseSort, sameJson, type Pagination } from '../shared/list-query.js';
 import { fromCents, lowerBoundCents, toCents, upperBoundCents } from '../shared/money.js';
 import { foldText, searchDocument } from '../shared/text-search.js';
 import { isoNow, type Clock } from '../shared/clock.js';
 import type { WriteOptions } from '../shared/write-options.js';
-import { epochRead, type EpochRead } from '../shared/epoch-read.js';
+import { deferredEpochRead, epochRead, type EpochRead } from '../shared/epoch-read.js';
 import { dayBounds, toApiTimestamp } from '../shared/time.js';
 import { findPhase, listPhases } from '../teams/teams.repository.js';
 import { sellVehicleOfDeal } from '../vehicles/vehicles.service.js';
@@ -101,35 +101,49 @@ export function createDealsService(db: Db, { clock }: { clock: Clock }) {
     return row;
   }
 
+  /** A page of the list, with the auth_epoch counter read with it (null when it was not). */
+  async function listRead(teamId: string, q: DealListInput) {
+    const page = pageOf(q.page, q.limit);
+    const sort = parseSort(q.sort, DEAL_SORT_FIELDS);
+    const clientId = q.client_id === undefined ? undefined : canonicalId(q.client_id);
+    // A client_id that is not a UUID names no client: nothing matches.
+    if (clientId === null) return { data: [], pagination: paginationOf(page, 0), authEpoch: null };
+    const { rows, total, authEpoch } = await repo.listDeals(
+      k,
+      db.dialect,
+      teamId,
+      {
+        status: q.status,
+        phase: q.phase,
+        client_id: clientId,
+        responsible_id: q.responsible_id,
+        source: q.source,
+        store_id: q.store_id,
+        minCents: q.min_value === undefined ? undefined : lowerBoundCents(q.min_value),
+        maxCents: q.max_value === undefined ? undefined : upperBoundCents(q.max_value),
+        createdFrom: q.from === undefined ? undefined : dayBounds(q.from).start,
+        createdBefore: q.to === undefined ? undefined : dayBounds(q.to).nextDayStart,
+        search: q.search,
+      },
+      sort,
+      page,
+      db.committedReader,
+    );
+    return { data: rows.map(toDealView), pagination: paginationOf(page, total), authEpoch };
+  }
+
   return {
     async list(teamId: string, q: DealListInput): Promise<{ data: DealView[]; pagination: Pagination }> {
-      const page = pageOf(q.page, q.limit);
-      const sort = parseSort(q.sort, DEAL_SORT_FIELDS);
-      const clientId = q.client_id === undefined ? undefined : canonicalId(q.client_id);
-      // A client_id that is not a UUID names no client: nothing matches.
-      if (clientId === null) return { data: [], pagination: paginationOf(page, 0) };
-      const { rows, total } = await repo.listDeals(
-        k,
-        db.dialect,
-        teamId,
-        {
-          status: q.status,
-          phase: q.phase,
-          client_id: clientId,
-          responsible_id: q.responsible_id,
-          source: q.source,
-          store_id: q.store_id,
-          minCents: q.min_value === undefined ? undefined : lowerBoundCents(q.min_value),
-          maxCents: q.max_value === undefined ? undefined : upperBoundCents(q.max_value),
-          createdFrom: q.from === undefined ? undefined : dayBounds(q.from).start,
-          createdBefore: q.to === undefined ? undefined : dayBounds(q.to).nextDayStart,
-          search: q.search,
-        },
-        sort,
-        page,
-      );
-      return { data: rows.map(toDealView), pagination: paginationOf(page, total) };
+      const { data, pagination } = await listRead(teamId, q);
+      return { data, pagination };
     },
+
+    /** GET /deals with the auth_epoch counter of the page's snapshot (a cached authentication confirmed by the read itself). */
+    listWithAuthEpoch: (teamId: string, q: DealListInput): Promise<EpochRead<{ data: DealView[]; pagination: Pagination }>> =>
+      deferredEpochRead(async () => {
+        const { authEpoch, data, pagination } = await listRead(teamId, q);
+        return { authEpoch, value: { data, pagination } };
+      }),
 
     async get(teamId: string, rawId: string): Promise<DealView> {
       return toDealView(await load(k, teamId, rawId));
@@ -192,7 +206,7 @@ export function createDealsService(db: Db, { clock }: { clock: Clock }) {
         // an Idempotency-Key's answer with them.
         const write = async (executor: DbExecutor) => {
           const { row, deal, now, hooks, events } = await prepare(executor);
-          await insertWithEventsPostgres(executor, (d) => repo.insertDealQuery(d, row), teamId, events, now, hooks);
+          await repo.insertDealWithEventsPostgres(executor, repo.dealValues(row), teamId, events, now, hooks);
           return deal;
         };
         const inTransaction = options.inTransaction;

@@ -2,7 +2,7 @@ import { PostgresAdapter, sql, type InsertQueryBuilder, type InsertResult, type 
 import type { DbExecutor, Trx } from '../../storage/executor.js';
 import { v7 as uuidv7 } from 'uuid';
 import type { Database, EventRow } from '../../storage/database.js';
-import { compiledQuery } from '../../storage/compiled-query.js';
+import { compiledQuery, compiledQueryFamily } from '../../storage/compiled-query.js';
 import { newId } from '../shared/ids.js';
 import { signalInProcess, DELIVERIES_CHANNEL } from './delivery-signal.js';
 import { subscribes } from './events.mapper.js';
@@ -44,19 +44,22 @@ function eventRows(teamId: string, drafts: EventDraft[], createdAt: string): Arr
 /** One pending delivery per event and enabled webhook that subscribes to its type. */
 function deliveryRows(teamId: string, events: EventRow[], hooks: readonly EnabledHook[], createdAt: string) {
   return events.flatMap((event) =>
-    hooks
-      .filter((hook) => subscribes(hook.events, event.type))
-      .map((hook) => ({
-        id: newId(),
-        team_id: teamId,
-        webhook_id: hook.id,
-        event_id: event.id,
-        status: 'pending' as const,
-        attempts: 0,
-        next_attempt_at: createdAt,
-        created_at: createdAt,
-      })),
+    hooks.filter((hook) => subscribes(hook.events, event.type)).map((hook) => deliveryValues(newId(), teamId, hook.id, event.id, createdAt)),
   );
+}
+
+/** A pending delivery's row (the columns in the order every insert of one writes them). */
+function deliveryValues(id: string, teamId: string, webhookId: string, eventId: string, createdAt: string) {
+  return {
+    id,
+    team_id: teamId,
+    webhook_id: webhookId,
+    event_id: eventId,
+    status: 'pending' as const,
+    attempts: 0,
+    next_attempt_at: createdAt,
+    created_at: createdAt,
+  };
 }
 
 // The common case (one event, one delivery) as statements built and compiled once (issue 15: Kysely's
@@ -138,12 +141,65 @@ export async function insertWithEventsPostgres<T extends keyof Database>(
   hooks: readonly EnabledHook[],
 ): Promise<EventRow[]> {
   const events = eventRows(teamId, drafts, createdAt);
-  const deliveries = deliveryRows(teamId, events, hooks, createdAt);
+  return insertWithEventsPostgresRows(db, record, events, deliveryRows(teamId, events, hooks, createdAt));
+}
+
+async function insertWithEventsPostgresRows<T extends keyof Database>(
+  db: DbExecutor,
+  record: (db: QueryCreator<Database>) => InsertQueryBuilder<Database, T, InsertResult>,
+  events: ReturnType<typeof eventRows>,
+  deliveries: ReturnType<typeof deliveryRows>,
+): Promise<EventRow[]> {
   let query = db.with('record', (d) => record(d)).with('event', (d) => d.insertInto('events').values(events));
   if (deliveries.length) query = query.with('queued', (d) => d.insertInto('deliveries').values(deliveries)) as unknown as typeof query;
   // The NOTIFY only when there is something to deliver, as in recordEvents.
   await query.selectNoFrom(deliveries.length ? sql`pg_notify(${DELIVERIES_CHANNEL}, '')`.as('notified') : sql`1`.as('notified')).execute();
   return events;
+}
+
+/** A record's insert whose SQL is fixed and whose values are bound by position (one compiled statement). */
+export type BoundInsert<T extends keyof Database> = (db: QueryCreator<Database>, ...values: unknown[]) => InsertQueryBuilder<Database, T, InsertResult>;
+
+/** The arguments of a compiled create after the record's values: the event's, then its delivery's (if any). */
+const EVENT_ARGS = 5;
+const DELIVERY_ARGS = 2;
+
+/**
+ * insertWithEventsPostgres for the common case (one event, at most one delivery) as a statement
+ * built and compiled once per shape, a named prepared statement on each connection (issue 15: Kysely
+ * built the CTEs on every POST /deals). The same SQL and the same values as the general path; any
+ * other case takes it. `record` must use each value only as a bound value.
+ */
+export function compiledInsertWithEventsPostgres<T extends keyof Database>(name: string, record: BoundInsert<T>) {
+  const statement = compiledQueryFamily(name, (deliveries: 'none' | 'one') => (db: DbExecutor, teamId: unknown, ...args: unknown[]) => {
+    const values = args.slice(0, args.length - EVENT_ARGS - (deliveries === 'one' ? DELIVERY_ARGS : 0));
+    const [eventId, type, object, previous, createdAt, deliveryId, webhookId] = args.slice(values.length) as string[];
+    const event = { id: eventId!, team_id: teamId as string, type: type!, object: object!, previous_attributes: previous!, created_at: createdAt! };
+    let query = db.with('record', (d) => record(d, ...values)).with('event', (d) => d.insertInto('events').values(event));
+    if (deliveries === 'one') {
+      const delivery = deliveryValues(deliveryId!, teamId as string, webhookId!, eventId!, createdAt!);
+      query = query.with('queued', (d) => d.insertInto('deliveries').values(delivery)) as unknown as typeof query;
+    }
+    return query.selectNoFrom(deliveries === 'one' ? sql`pg_notify(${DELIVERIES_CHANNEL}, '')`.as('notified') : sql`1`.as('notified'));
+  });
+  return async (
+    db: DbExecutor,
+    values: readonly unknown[],
+    teamId: string,
+    drafts: EventDraft[],
+    createdAt: string,
+    hooks: readonly EnabledHook[],
+  ): Promise<EventRow[]> => {
+    const events = eventRows(teamId, drafts, createdAt);
+    const deliveries = deliveryRows(teamId, events, hooks, createdAt);
+    const [e] = events;
+    if (events.length !== 1 || deliveries.length > 1 || !e) return insertWithEventsPostgresRows(db, (d) => record(d, ...values), events, deliveries);
+    const eventArgs = [e.id, e.type, e.object, e.previous_attributes, e.created_at];
+    const [d] = deliveries;
+    if (d) await statement('one').execute(db, teamId, ...values, ...eventArgs, d.id, d.webhook_id);
+    else await statement('none').execute(db, teamId, ...values, ...eventArgs);
+    return events;
+  };
 }
 
 /** The id and time of the team's newest event (the panel's first change cursor). */

@@ -1,4 +1,5 @@
 import type { DbExecutor, Trx } from '../../storage/executor.js';
+import { compiledQuery } from '../../storage/compiled-query.js';
 import type { Board, BoardPhase } from './phases.types.js';
 
 export const listDealPhases = (db: DbExecutor, teamId: string): Promise<BoardPhase[]> =>
@@ -55,3 +56,65 @@ export async function writeBoard(trx: Trx, teamId: string, board: Board, phases:
 
 /** Locks the team row until the transaction ends (PostgreSQL), so two replacements of a board run one after the other. */
 export const lockTeam = (trx: Trx, teamId: string) => trx.selectFrom('teams').select('id').where('id', '=', teamId).forUpdate().executeTakeFirst();
+
+/** Per phase: the `ativo` records and their summed value (board_totals, migration 0009), possibly several rows per phase. */
+const phaseTotals = (db: DbExecutor, teamId: string, board: Board) =>
+  db
+    .selectFrom('board_totals')
+    .select((eb) => ['board_totals.phase', eb.fn.sum<number>('board_totals.n').as('n'), eb.fn.sum<number>('board_totals.total').as('total')])
+    .where('board_totals.team_id', '=', teamId)
+    .where('board_totals.board', '=', board)
+    .groupBy('board_totals.phase');
+
+/**
+ * The deal pipeline's phases in order, each with its `ativo` deals and their summed value (null when
+ * board_totals has no row for it): listDealPhases and boardTotalsByPhase in one statement. The
+ * boards and the dashboard read this (deals.repository.ts also uses it as the outer query of the
+ * PostgreSQL board).
+ */
+export const dealPhasesWithTotalsQuery = (db: DbExecutor, teamId: string) =>
+  db
+    .selectFrom('team_phases')
+    .leftJoin(phaseTotals(db, teamId, 'deals').as('t'), 't.phase', 'team_phases.name')
+    .select(['team_phases.name', 'team_phases.position', 'team_phases.probability', 't.n', 't.total'])
+    .where('team_phases.team_id', '=', teamId);
+
+/** The vehicle board's phases with their `ativo` vehicles and summed creation seconds: listVehiclePhases and boardTotalsByPhase in one statement. */
+export const vehiclePhasesWithTotalsQuery = (db: DbExecutor, teamId: string) =>
+  db
+    .selectFrom('vehicle_phases')
+    .leftJoin(phaseTotals(db, teamId, 'vehicles').as('t'), 't.phase', 'vehicle_phases.name')
+    .select(['vehicle_phases.name', 'vehicle_phases.position', 't.n', 't.total'])
+    .where('vehicle_phases.team_id', '=', teamId);
+
+/** A phase of a board with its `ativo` records (0 when none: such a column is not read) and their summed value. */
+export interface PhaseWithTotals extends BoardPhase {
+  count: number;
+  total: number;
+}
+
+/**
+ * As boardTotalsByPhase, a phase whose counters add up to 0 has a total of 0, whatever its summed
+ * value (the board never reads or shows it).
+ */
+export const withTotals = <P extends BoardPhase>(row: P & { n: unknown; total: unknown }): PhaseWithTotals => {
+  const count = Number(row.n ?? 0);
+  const phase: PhaseWithTotals = { name: row.name, position: row.position, count, total: count === 0 ? 0 : Number(row.total) };
+  if ('probability' in row) phase.probability = row.probability;
+  return phase;
+};
+
+const dealPhasesWithTotalsStatement = compiledQuery('deal_phases_with_totals', (db: DbExecutor, teamId: string) =>
+  dealPhasesWithTotalsQuery(db, teamId).orderBy('team_phases.position'),
+);
+const vehiclePhasesWithTotalsStatement = compiledQuery('vehicle_phases_with_totals', (db: DbExecutor, teamId: string) =>
+  vehiclePhasesWithTotalsQuery(db, teamId).orderBy('vehicle_phases.position'),
+);
+
+/** The deal pipeline's phases in order with their `ativo` totals: one statement, compiled once. */
+export const listDealPhasesWithTotals = async (db: DbExecutor, teamId: string): Promise<PhaseWithTotals[]> =>
+  (await dealPhasesWithTotalsStatement.execute(db, teamId)).map(withTotals);
+
+/** The vehicle board's phases in order with their `ativo` counts: one statement, compiled once. */
+export const listVehiclePhasesWithTotals = async (db: DbExecutor, teamId: string): Promise<PhaseWithTotals[]> =>
+  (await vehiclePhasesWithTotalsStatement.execute(db, teamId)).map(withTotals);

@@ -1,11 +1,12 @@
 import type { Insertable } from 'kysely';
+import { compiledQuery } from '../../storage/compiled-query.js';
 import type { DbExecutor } from '../../storage/executor.js';
 import type { SessionTable } from '../../storage/database.js';
 
 export const insertSession = (db: DbExecutor, row: Insertable<SessionTable>) => db.insertInto('sessions').values(row).execute();
 
-/** The session behind a token hash, with its user and the user's team. */
-export const findSessionByHash = (db: DbExecutor, tokenHash: string) =>
+/** The session behind a token hash, with its user and the user's team: every panel request reads it, so it is built and compiled once (a named prepared statement on PostgreSQL). */
+const sessionByHash = compiledQuery('session_by_hash', (db: DbExecutor, tokenHash: string) =>
   db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
@@ -25,8 +26,10 @@ export const findSessionByHash = (db: DbExecutor, tokenHash: string) =>
       'teams.name as team_name',
       'teams.plan',
     ])
-    .where('sessions.token_hash', '=', tokenHash)
-    .executeTakeFirst();
+    .where('sessions.token_hash', '=', tokenHash),
+);
+
+export const findSessionByHash = (db: DbExecutor, tokenHash: string) => sessionByHash.executeTakeFirst(db, tokenHash);
 
 export const touchSession = (db: DbExecutor, id: string, at: string) => db.updateTable('sessions').set({ last_seen_at: at }).where('id', '=', id).execute();
 

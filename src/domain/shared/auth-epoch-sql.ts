@@ -9,6 +9,12 @@ import { sql } from 'kysely';
 export const authEpochTable = () => sql<{ n: number | string }>`(select n from auth_epoch where id = 1)`.as('e');
 
 /**
+ * The same counter as a column of a list's page statement (`auth_epoch`): an uncorrelated subquery,
+ * run once per statement, so every row carries the counter of the page's own snapshot (list-sql.ts).
+ */
+export const authEpochColumn = () => sql<number | string>`(select n from auth_epoch where id = 1)`.as('auth_epoch');
+
+/**
  * The one row of such a read, split: the record (absent when the left join found none) and the
  * counter. No row or no counter (a database without migration 0008's row) reads as null: the key is
  * then checked in full, never taken as confirmed.

@@ -20,3 +20,22 @@ export function epochRead<R, T>(authEpoch: number | null, row: R | undefined, vi
     },
   };
 }
+
+/**
+ * A read (a list's page) that returned the auth_epoch counter of its own snapshot with its value.
+ * Should it fail (a 400 for a bad input, a fault), the failure waits in `value()`, as a 404 does,
+ * with no counter: the key is then checked in full first, and a revoked key is answered 401.
+ */
+export async function deferredEpochRead<T>(read: () => Promise<{ authEpoch: number | null; value: T }>): Promise<EpochRead<T>> {
+  try {
+    const { authEpoch, value } = await read();
+    return { authEpoch, value: () => value };
+  } catch (error) {
+    return {
+      authEpoch: null,
+      value: () => {
+        throw error;
+      },
+    };
+  }
+}

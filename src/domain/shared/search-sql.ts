@@ -1,4 +1,5 @@
-import { sql, type RawBuilder } from 'kysely';
+import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
+import type { Database } from '../../storage/database.js';
 import type { DbExecutor } from '../../storage/executor.js';
 import type { DialectName } from '../../storage/dialect.js';
 import { containsPattern, foldText, sqliteIndexServes } from './text-search.js';
@@ -37,6 +38,46 @@ export async function countListedSearchHits(db: DbExecutor, table: SearchedTable
   const { rows } = await sql<{ total: number }>`select count(*) as total from ${sql.table(`${table}_fts`)}
     where ${ftsMatch(table, folded, teamId, 'listed')}`.execute(db);
   return Number(rows[0]?.total ?? 0);
+}
+
+/** The rows among a listed search's hits (listedSearchPage's `search_hits`), in place of searchCondition. */
+export const listedHitsCondition = (table: SearchedTable): RawBuilder<boolean> => sql<boolean>`${sql.ref(`${table}.rowid`)} in (select r from search_hits)`;
+
+/**
+ * SQLite, a search of the listed rows with no other filter (the total is the index's count alone): the
+ * page and its exact total in ONE statement, the FTS hits read once into `search_hits` (before, the
+ * count and the page's IN list each ran the phrase query). Both ways of reading the page are in the
+ * statement, as a UNION ALL of two branches of which only one returns rows: walking the sort's index,
+ * or reading the hits themselves (searchHitsDrivePage's rule, the same choice as before, now made
+ * inside the statement). A branch's LIMIT is 0 when it is not the one: SQLite then skips it before
+ * reading a row (a constant WHERE term with a subquery would not: the walk ran anyway). LIMIT and
+ * OFFSET are constants in the SQL: bound, they make SQLite (3.53) prepare the statement again at
+ * every run. `pageQuery(fromHits)` is the page without LIMIT/OFFSET, filtered by listedHitsCondition.
+ * A page past the end has no row to carry the total: it is counted then as before.
+ */
+export async function listedSearchPage<TB extends keyof Database, R>(
+  db: DbExecutor,
+  table: SearchedTable,
+  queries: string[],
+  teamId: string,
+  page: { offset: number; limit: number },
+  hitsDriveLimit: number,
+  pageQuery: (fromHits: boolean) => SelectQueryBuilder<Database, TB, R>,
+): Promise<{ rows: Array<R & { list_total: number }>; total: number }> {
+  const folded = [...new Set(queries.map(foldText))];
+  const branch = (fromHits: boolean) =>
+    pageQuery(fromHits)
+      .limit(
+        sql<number>`case when (select count(*) from search_hits) ${sql.raw(fromHits ? '<=' : '>')} ${sql.lit(hitsDriveLimit)} then ${sql.lit(page.limit)} else 0 end`,
+      )
+      .offset(sql.lit(page.offset));
+  const { rows } = await sql<R & { list_total: number }>`with search_hits as materialized (select rowid as r from ${sql.table(`${table}_fts`)}
+      where ${ftsMatch(table, folded, teamId, 'listed')})
+    select p.*, (select count(*) from search_hits) as list_total from (${branch(false)}) p
+    union all
+    select p.*, (select count(*) from search_hits) as list_total from (${branch(true)}) p`.execute(db);
+  const total = rows.length > 0 ? Number(rows[0]!.list_total) : await countListedSearchHits(db, table, queries, teamId);
+  return { rows, total };
 }
 
 /** The phrases in search_text, ANDed by FTS5 with the team's token in the scope's column (one doclist). */

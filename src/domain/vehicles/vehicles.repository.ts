@@ -13,16 +13,21 @@ import {
   onlySearchFilter,
   onlyStatusFilter,
   pageAndTotal,
+  searchHitsDriveLimit,
   searchHitsDrivePage,
   sortOrder,
+  literalFirstPageLimit,
+  statusListRead,
   statusTotalColumn,
   teamColumn,
+  type ListRead,
 } from '../shared/list-sql.js';
-import { countListedSearchHits, searchCondition } from '../shared/search-sql.js';
+import { countListedSearchHits, listedHitsCondition, listedSearchPage, searchCondition } from '../shared/search-sql.js';
 import { sqliteIndexServes } from '../shared/text-search.js';
-import { authEpochTable, splitAuthEpoch } from '../shared/auth-epoch-sql.js';
+import { authEpochColumn, authEpochTable, splitAuthEpoch } from '../shared/auth-epoch-sql.js';
 import { PRICE_BUCKET_CENTS } from '../../storage/migrations/0011-vehicle-price-counts.js';
 import type { VehicleSortField } from './vehicles.types.js';
+import { listVehiclePhasesWithTotals, vehiclePhasesWithTotalsQuery, withTotals, type PhaseWithTotals } from '../phases/phases.repository.js';
 
 export interface VehicleFilters {
   status?: string;
@@ -99,6 +104,7 @@ function applyFilters<O>(
   fromSearchIndex = false,
   sortField: VehicleSortField | null = null,
   rangeIndex = true,
+  listedHits = false,
 ) {
   const range = (column: keyof typeof RANGE_COLUMNS) => rangeColumn(column, sortField, rangeIndex);
   let q = query.where(teamColumn('vehicles', fromSearchIndex), '=', teamId);
@@ -117,7 +123,8 @@ function applyFilters<O>(
   if (f.maxYear !== undefined) q = q.where(range('model_year'), '<=', f.maxYear);
   if (f.maxMileage !== undefined) q = q.where(range('mileage'), '<=', f.maxMileage);
   // Without a status filter the search index answers with the team's listed rows only.
-  if (f.search !== undefined) q = q.where(searchCondition(dialect, 'vehicles', [f.search], teamId, f.status ? 'team' : 'listed'));
+  if (f.search !== undefined)
+    q = q.where(listedHits ? listedHitsCondition('vehicles') : searchCondition(dialect, 'vehicles', [f.search], teamId, f.status ? 'team' : 'listed'));
   return q;
 }
 
@@ -237,40 +244,87 @@ async function countPriceRange(db: DbExecutor, teamId: string, filters: VehicleF
 /**
  * The default list, or one status, in any sort but the board's, before DEEP_PAGE_OFFSET: one
  * statement per shape, compiled once, with the exact total from the counters as a column
- * (`statusTotalColumn`): one round trip on PostgreSQL.
+ * (`statusTotalColumn`) and the auth_epoch counter of the same snapshot: one round trip on
+ * PostgreSQL, one committed read on SQLite.
  */
 const statusPage = perShape(
-  (dialect: DialectName, sort: Sort<Exclude<VehicleSortField, 'phase'>>, equals: boolean) => `${dialect} ${sort.field} ${sort.direction} ${equals}`,
-  (dialect: DialectName, sort: Sort<Exclude<VehicleSortField, 'phase'>>, equals: boolean) =>
+  (dialect: DialectName, sort: ListSort, equals: boolean) => `${dialect} ${sort.field} ${sort.direction} ${equals}`,
+  (dialect: DialectName, sort: ListSort, equals: boolean) =>
     compiledQuery(
       `vehicles_page_${sort.field}_${sort.direction}_${equals ? 'eq' : 'ne'}`,
       (db: DbExecutor, teamId: string, status: string, limit: number, offset: number) =>
-        db
-          .selectFrom('vehicles')
-          .selectAll('vehicles')
-          .select((eb) => statusTotalColumn(eb, teamId, 'vehicles', equals, status))
-          .where('vehicles.team_id', '=', teamId)
-          .where('vehicles.status', equals ? '=' : '!=', status as VehicleRow['status'])
-          .orderBy(SORT_COLUMNS[sort.field], sortOrder(dialect, sort, NULLABLE_SORTS.has(sort.field)))
-          .orderBy('vehicles.id', sort.direction)
-          .limit(limit)
-          .offset(offset),
+        statusPageQuery(db, dialect, sort, equals, teamId, status).limit(limit).offset(offset),
     ),
 );
 
+/** The same, first page, its limit a constant (SQLite: `literalFirstPageLimit`). */
+const firstStatusPage = perShape(
+  (dialect: DialectName, sort: ListSort, equals: boolean, limit: number) => `${dialect} ${sort.field} ${sort.direction} ${equals} ${limit}`,
+  (dialect: DialectName, sort: ListSort, equals: boolean, limit: number) =>
+    compiledQuery(`vehicles_first_page_${sort.field}_${sort.direction}_${equals ? 'eq' : 'ne'}_${limit}`, (db: DbExecutor, teamId: string, status: string) =>
+      statusPageQuery(db, dialect, sort, equals, teamId, status).limit(sql.lit(limit)),
+    ),
+);
+
+type ListSort = Sort<Exclude<VehicleSortField, 'phase'>>;
+
+function statusPageQuery(db: DbExecutor, dialect: DialectName, sort: ListSort, equals: boolean, teamId: string, status: string) {
+  return db
+    .selectFrom('vehicles')
+    .selectAll('vehicles')
+    .select((eb) => [statusTotalColumn(eb, teamId, 'vehicles', equals, status), authEpochColumn()])
+    .where('vehicles.team_id', '=', teamId)
+    .where('vehicles.status', equals ? '=' : '!=', status as VehicleRow['status'])
+    .orderBy(SORT_COLUMNS[sort.field], sortOrder(dialect, sort, NULLABLE_SORTS.has(sort.field)))
+    .orderBy('vehicles.id', sort.direction);
+}
+
 const notByPhase = (sort: Sort<VehicleSortField>): sort is Sort<Exclude<VehicleSortField, 'phase'>> => sort.field !== 'phase';
 
-export async function listVehicles(db: DbExecutor, dialect: DialectName, teamId: string, filters: VehicleFilters, sort: Sort<VehicleSortField>, page: Page) {
+export async function listVehicles(
+  db: DbExecutor,
+  dialect: DialectName,
+  teamId: string,
+  filters: VehicleFilters,
+  sort: Sort<VehicleSortField>,
+  page: Page,
+  /** SQLite: the status-only page is read on the read-only connection (storage/committed-reader.ts), one committed snapshot. */
+  committed?: CommittedReader,
+): Promise<ListRead<VehicleRow>> {
   if (page.offset < DEEP_PAGE_OFFSET && notByPhase(sort) && onlyStatusFilter(filters)) {
     // Archived vehicles are soft-deleted: listed only when asked for by status.
     const equals = Boolean(filters.status);
     const status = filters.status || 'arquivado';
-    const rows = await statusPage(dialect, sort, equals).execute(db, teamId, status, page.limit, page.offset);
-    const total =
-      rows.length > 0 ? Number(rows[0]!.list_total) : await countByStatus(db, teamId, 'vehicles', equals ? { equals: status } : { notEquals: status });
+    const first = literalFirstPageLimit(dialect, page);
+    const rows =
+      first === null
+        ? await statusPage(dialect, sort, equals).executeCommitted(committed, db, teamId, status, page.limit, page.offset)
+        : await firstStatusPage(dialect, sort, equals, first).executeCommitted(committed, db, teamId, status);
+    return statusListRead(rows, db, committed, teamId, 'vehicles', equals, status);
+  }
+  return { ...(await filteredVehicles(db, dialect, teamId, filters, sort, page)), authEpoch: null };
+}
+
+async function filteredVehicles(db: DbExecutor, dialect: DialectName, teamId: string, filters: VehicleFilters, sort: Sort<VehicleSortField>, page: Page) {
+  const order = sortOrder(dialect, sort, NULLABLE_SORTS.has(sort.field));
+  const search = filters.search;
+  if (
+    dialect === 'sqlite' &&
+    search !== undefined &&
+    page.offset < DEEP_PAGE_OFFSET &&
+    notByPhase(sort) &&
+    !filters.status &&
+    onlySearchFilter(filters) &&
+    sqliteIndexServes([search])
+  ) {
+    // Page and total in one statement, the index's hits read once (search-sql.ts).
+    const { rows, total } = await listedSearchPage(db, 'vehicles', [search], teamId, page, searchHitsDriveLimit(page), (fromHits) =>
+      applyFilters(db.selectFrom('vehicles').selectAll('vehicles'), dialect, teamId, filters, fromHits, sort.field, true, true)
+        .orderBy(SORT_COLUMNS[sort.field], order)
+        .orderBy('vehicles.id', sort.direction),
+    );
     return { rows: rows as VehicleRow[], total };
   }
-  const order = sortOrder(dialect, sort, NULLABLE_SORTS.has(sort.field));
   const pageRows = (fromSearchIndex: boolean, rangeIndex = true): Promise<VehicleRow[]> => {
     if (sort.field === 'phase') return phaseOrderedPage(db, dialect, teamId, filters, fromSearchIndex, rangeIndex, sort, page);
     const all = db.selectFrom('vehicles').selectAll('vehicles');
@@ -435,4 +489,59 @@ export async function stockAge(db: DbExecutor, teamId: string): Promise<{ count:
   const count = phases.reduce((n, p) => n + p.count, 0);
   const seconds = phases.reduce((n, p) => n + p.total, 0);
   return { count, meanCreatedMs: count === 0 ? null : (seconds / count) * 1000 };
+}
+
+/**
+ * PostgreSQL: the whole unfiltered vehicle board in ONE statement: the phases with their counts
+ * (vehiclePhasesWithTotalsQuery) and, per phase with vehicles, a LATERAL page of its column (the
+ * column's own query, `limit` rows of the phase index). A phase without cards comes as one row whose
+ * card columns are null. The same statement for any number of phases (a UNION ALL per phase count
+ * was planned again and again).
+ */
+const activeBoardPg = compiledQuery('vehicles_board_full_postgres', (db: DbExecutor, teamId: string, limit: number) =>
+  db
+    .selectFrom(vehiclePhasesWithTotalsQuery(db, teamId).as('p'))
+    .leftJoinLateral(
+      () =>
+        // No phase given here: the column's phase is the outer row's, a reference rather than a value.
+        boardCardQuery(db, 'postgres', teamId, undefined as unknown as string, ACTIVE, 0, limit)
+          .where('vehicles.phase', '=', sql.ref<string>('p.name'))
+          .where(sql<boolean>`coalesce(p.n, 0) <> 0`)
+          .as('c'),
+      (join) => join.onTrue(),
+    )
+    .select(['p.name as board_phase', 'p.n as board_n', 'p.total as board_total'])
+    .selectAll('c')
+    .orderBy('p.position')
+    .orderBy('c.created_at')
+    .orderBy('c.id'),
+);
+
+/** The unfiltered vehicle board: its phases with their counts, and the first `limit` cards of every phase with vehicles. */
+export interface ActiveVehiclesBoard {
+  phases: PhaseWithTotals[];
+  cards: VehicleCardRow[];
+}
+
+/**
+ * The unfiltered vehicle board (its own `ativo` filter only). PostgreSQL: one statement, one round
+ * trip (activeBoardPg). SQLite: two statements, the phases with their counts, then every column with
+ * vehicles in one UNION ALL (boardColumnsCards).
+ */
+export async function activeVehiclesBoard(db: DbExecutor, dialect: DialectName, teamId: string, limit: number): Promise<ActiveVehiclesBoard> {
+  if (dialect === 'postgres') {
+    const phases: PhaseWithTotals[] = [];
+    const cards: VehicleCardRow[] = [];
+    for (const row of await activeBoardPg.execute(db, teamId, limit)) {
+      if (phases.at(-1)?.name !== row.board_phase)
+        phases.push(withTotals({ name: row.board_phase, position: phases.length, n: row.board_n, total: row.board_total }));
+      // The card's own fields are read by name (boards.service.ts toVehicleCard); the phase's columns ride along.
+      if (row.id !== null) cards.push(row as unknown as VehicleCardRow);
+    }
+    return { phases, cards };
+  }
+  const phases = await listVehiclePhasesWithTotals(db, teamId);
+  const read = phases.filter((p) => p.count !== 0).map((p) => p.name);
+  const cards = await boardColumnsCards(db, dialect, teamId, read, ACTIVE, limit);
+  return { phases, cards };
 }

@@ -13,7 +13,7 @@ import { fromCents, lowerBoundCents, toCents, upperBoundCents } from '../shared/
 import { foldText, searchDocument } from '../shared/text-search.js';
 import { toApiTimestamp } from '../shared/time.js';
 import type { WriteOptions } from '../shared/write-options.js';
-import { epochRead, type EpochRead } from '../shared/epoch-read.js';
+import { deferredEpochRead, epochRead, type EpochRead } from '../shared/epoch-read.js';
 import { canonicalChassis, canonicalPlate, canonicalRenavam, isFipeCode, plateSearchForms } from './vehicle-identifiers.js';
 import { toVehicleEventObject, toVehicleView } from './vehicles.mapper.js';
 import * as repo from './vehicles.repository.js';
@@ -169,35 +169,49 @@ export function createVehiclesService(db: Db, { clock }: { clock: Clock }) {
     return row;
   }
 
+  /** A page of the list, with the auth_epoch counter read with it (null when it was not). */
+  async function listRead(teamId: string, q: VehicleListInput) {
+    const page = pageOf(q.page, q.limit);
+    const sort = parseSort(q.sort, VEHICLE_SORT_FIELDS);
+    const { rows, total, authEpoch } = await repo.listVehicles(
+      k,
+      db.dialect,
+      teamId,
+      {
+        status: q.status,
+        phase: q.phase,
+        brandKey: q.brand === undefined ? undefined : foldText(q.brand),
+        modelKey: q.model === undefined ? undefined : foldText(q.model),
+        condition: q.condition,
+        fuel: q.fuel,
+        transmission: q.transmission,
+        store_id: q.store_id,
+        minCents: q.min_price === undefined ? undefined : lowerBoundCents(q.min_price),
+        maxCents: q.max_price === undefined ? undefined : upperBoundCents(q.max_price),
+        minYear: q.min_year,
+        maxYear: q.max_year,
+        maxMileage: q.max_mileage,
+        search: q.search,
+      },
+      sort,
+      page,
+      db.committedReader,
+    );
+    return { data: rows.map(toVehicleView), pagination: paginationOf(page, total), authEpoch };
+  }
+
   return {
     async list(teamId: string, q: VehicleListInput): Promise<{ data: VehicleView[]; pagination: Pagination }> {
-      const page = pageOf(q.page, q.limit);
-      const sort = parseSort(q.sort, VEHICLE_SORT_FIELDS);
-      const { rows, total } = await repo.listVehicles(
-        k,
-        db.dialect,
-        teamId,
-        {
-          status: q.status,
-          phase: q.phase,
-          brandKey: q.brand === undefined ? undefined : foldText(q.brand),
-          modelKey: q.model === undefined ? undefined : foldText(q.model),
-          condition: q.condition,
-          fuel: q.fuel,
-          transmission: q.transmission,
-          store_id: q.store_id,
-          minCents: q.min_price === undefined ? undefined : lowerBoundCents(q.min_price),
-          maxCents: q.max_price === undefined ? undefined : upperBoundCents(q.max_price),
-          minYear: q.min_year,
-          maxYear: q.max_year,
-          maxMileage: q.max_mileage,
-          search: q.search,
-        },
-        sort,
-        page,
-      );
-      return { data: rows.map(toVehicleView), pagination: paginationOf(page, total) };
+      const { data, pagination } = await listRead(teamId, q);
+      return { data, pagination };
     },
+
+    /** The list with the auth_epoch counter of the page's snapshot (a cached authentication confirmed by the read itself). */
+    listWithAuthEpoch: (teamId: string, q: VehicleListInput): Promise<EpochRead<{ data: VehicleView[]; pagination: Pagination }>> =>
+      deferredEpochRead(async () => {
+        const { authEpoch, data, pagination } = await listRead(teamId, q);
+        return { authEpoch, value: { data, pagination } };
+      }),
 
     async get(teamId: string, rawId: string): Promise<VehicleView> {
       return toVehicleView(await load(rawId, teamId));

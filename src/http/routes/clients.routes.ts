@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ClientsService } from '../../domain/clients/clients.service.js';
-import { readById, teamOf } from '../auth.js';
+import { readConfirmed, teamOf } from '../auth.js';
 import { answerInTransaction } from '../idempotency.js';
 import { BEARER, REPLAYED_HEADER, authErrors, bodyErrors, errors, ok } from '../openapi/route-docs.js';
 import { ClientCreateBody, ClientListQuery, ClientUpdateBody } from '../schemas/clients.schema.js';
@@ -9,9 +9,8 @@ import type { Static } from 'typebox';
 import type { ClientUpdateResult, ClientView } from '../../domain/clients/clients.types.js';
 import { Client, ClientDeactivated, ClientListItem, ClientUpdated, Page, Success } from '../schemas/responses.schema.js';
 
-const read = { auth: { scope: 'clients:read' } } as const;
-/** GET by id: the read itself confirms a cached authentication (auth.ts, `readById`). */
-const readOne = { auth: { scope: 'clients:read', confirmedByRead: true } } as const;
+/** GET by id and the list: the read itself confirms a cached authentication (auth.ts, `readConfirmed`). */
+const confirmedRead = { auth: { scope: 'clients:read', confirmedByRead: true } } as const;
 const write = { auth: { scope: 'clients:write' } } as const;
 const doc = { tags: ['Clients'], security: BEARER };
 const notFound = { 404: errors.notFound('Cliente não encontrado') };
@@ -29,7 +28,7 @@ export function clientsRoutes(clients: ClientsService): FastifyPluginAsyncTypebo
     app.get(
       '/clients',
       {
-        config: read,
+        config: confirmedRead,
         schema: {
           ...doc,
           operationId: 'listClients',
@@ -45,7 +44,11 @@ export function clientsRoutes(clients: ClientsService): FastifyPluginAsyncTypebo
         },
       },
       async (request) => {
-        const { data, pagination } = await clients.list(teamOf(request), request.query);
+        const { data, pagination } = await readConfirmed(
+          request,
+          (teamId) => clients.list(teamId, request.query),
+          (teamId) => clients.listWithAuthEpoch(teamId, request.query),
+        );
         return { success: true as const, data, pagination };
       },
     );
@@ -87,7 +90,7 @@ export function clientsRoutes(clients: ClientsService): FastifyPluginAsyncTypebo
     app.get(
       '/clients/:id',
       {
-        config: readOne,
+        config: confirmedRead,
         schema: {
           ...doc,
           operationId: 'getClient',
@@ -98,7 +101,7 @@ export function clientsRoutes(clients: ClientsService): FastifyPluginAsyncTypebo
       },
       async (request) => {
         const id = request.params.id;
-        const data = await readById(
+        const data = await readConfirmed(
           request,
           (teamId) => clients.get(teamId, id),
           (teamId) => clients.getWithAuthEpoch(teamId, id),

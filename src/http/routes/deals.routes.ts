@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { DealsService } from '../../domain/deals/deals.service.js';
-import { readById, teamOf } from '../auth.js';
+import { readConfirmed, teamOf } from '../auth.js';
 import { answerInTransaction } from '../idempotency.js';
 import { BEARER, REPLAYED_HEADER, authErrors, bodyErrors, errors, ok } from '../openapi/route-docs.js';
 import { IdParams, IdempotencyHeaders } from '../schemas/common.schema.js';
@@ -9,9 +9,8 @@ import type { Static } from 'typebox';
 import type { DealUpdateResult, DealView } from '../../domain/deals/deals.types.js';
 import { Deal, DealArchived, DealUpdated, Page, Success } from '../schemas/responses.schema.js';
 
-const read = { auth: { scope: 'deals:read' } } as const;
-/** GET by id: the read itself confirms a cached authentication (auth.ts, `readById`). */
-const readOne = { auth: { scope: 'deals:read', confirmedByRead: true } } as const;
+/** GET by id and the list: the read itself confirms a cached authentication (auth.ts, `readConfirmed`). */
+const confirmedRead = { auth: { scope: 'deals:read', confirmedByRead: true } } as const;
 const write = { auth: { scope: 'deals:write' } } as const;
 const doc = { tags: ['Deals'], security: BEARER };
 const notFound = { 404: errors.notFound('Negócio não encontrado') };
@@ -32,7 +31,7 @@ export function dealsRoutes(deals: DealsService): FastifyPluginAsyncTypebox {
     app.get(
       '/deals',
       {
-        config: read,
+        config: confirmedRead,
         schema: {
           ...doc,
           operationId: 'listDeals',
@@ -47,7 +46,11 @@ export function dealsRoutes(deals: DealsService): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => {
-        const { data, pagination } = await deals.list(teamOf(request), request.query);
+        const { data, pagination } = await readConfirmed(
+          request,
+          (teamId) => deals.list(teamId, request.query),
+          (teamId) => deals.listWithAuthEpoch(teamId, request.query),
+        );
         return { success: true as const, data, pagination };
       },
     );
@@ -90,7 +93,7 @@ export function dealsRoutes(deals: DealsService): FastifyPluginAsyncTypebox {
     app.get(
       '/deals/:id',
       {
-        config: readOne,
+        config: confirmedRead,
         schema: {
           ...doc,
           operationId: 'getDeal',
@@ -101,7 +104,7 @@ export function dealsRoutes(deals: DealsService): FastifyPluginAsyncTypebox {
       },
       async (request) => {
         const id = request.params.id;
-        const data = await readById(
+        const data = await readConfirmed(
           request,
           (teamId) => deals.get(teamId, id),
           (teamId) => deals.getWithAuthEpoch(teamId, id),

@@ -2,16 +2,15 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Static } from 'typebox';
 import type { VehiclesService } from '../../domain/vehicles/vehicles.service.js';
 import { VEHICLE_PUT_SUMMARY, type VehicleUpdateResult, type VehicleView } from '../../domain/vehicles/vehicles.types.js';
-import { readById, teamOf } from '../auth.js';
+import { readConfirmed, teamOf } from '../auth.js';
 import { answerInTransaction } from '../idempotency.js';
 import { BEARER, REPLAYED_HEADER, authErrors, bodyErrors, errors, ok } from '../openapi/route-docs.js';
 import { IdParams, IdempotencyHeaders } from '../schemas/common.schema.js';
 import { Page, Success, Vehicle, VehicleArchived, VehicleUpdated } from '../schemas/responses.schema.js';
 import { VehicleCreateBody, VehicleListQuery, VehicleUpdateBody } from '../schemas/vehicles.schema.js';
 
-const read = { auth: { scope: 'vehicles:read' } } as const;
-/** GET by id: the read itself confirms a cached authentication (auth.ts, `readById`). */
-const readOne = { auth: { scope: 'vehicles:read', confirmedByRead: true } } as const;
+/** GET by id and the list: the read itself confirms a cached authentication (auth.ts, `readConfirmed`). */
+const confirmedRead = { auth: { scope: 'vehicles:read', confirmedByRead: true } } as const;
 const write = { auth: { scope: 'vehicles:write' } } as const;
 const doc = { tags: ['Vehicles'], security: BEARER };
 const notFound = { 404: errors.notFound('Veículo não encontrado') };
@@ -41,7 +40,7 @@ export function vehiclesRoutes(vehicles: VehiclesService): FastifyPluginAsyncTyp
     app.get(
       '/vehicles',
       {
-        config: read,
+        config: confirmedRead,
         schema: {
           ...doc,
           operationId: 'listVehicles',
@@ -57,7 +56,11 @@ export function vehiclesRoutes(vehicles: VehiclesService): FastifyPluginAsyncTyp
         },
       },
       async (request) => {
-        const { data, pagination } = await vehicles.list(teamOf(request), request.query);
+        const { data, pagination } = await readConfirmed(
+          request,
+          (teamId) => vehicles.list(teamId, request.query),
+          (teamId) => vehicles.listWithAuthEpoch(teamId, request.query),
+        );
         return { success: true as const, data, pagination };
       },
     );
@@ -94,7 +97,7 @@ export function vehiclesRoutes(vehicles: VehiclesService): FastifyPluginAsyncTyp
     app.get(
       '/vehicles/:id',
       {
-        config: readOne,
+        config: confirmedRead,
         schema: {
           ...doc,
           operationId: 'getVehicle',
@@ -105,7 +108,7 @@ export function vehiclesRoutes(vehicles: VehiclesService): FastifyPluginAsyncTyp
       },
       async (request) => {
         const id = request.params.id;
-        const data = await readById(
+        const data = await readConfirmed(
           request,
           (teamId) => vehicles.get(teamId, id),
           (teamId) => vehicles.getWithAuthEpoch(teamId, id),
