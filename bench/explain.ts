@@ -30,7 +30,14 @@ export function createExplainer(url: string): Explainer {
     target.dialect === 'sqlite'
       ? new Kysely<Database>({ dialect: new SqliteDialect({ database: new SqliteDatabase(target.path, { readonly: true }) }), log })
       : new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: target.url, max: 2 }) }), log });
-  const db: Db = { kysely, dialect: target.dialect, authChanges: uncachedAuthChanges, ping: () => Promise.resolve(), close: () => kysely.destroy() };
+  const db: Db = {
+    kysely,
+    reads: kysely,
+    dialect: target.dialect,
+    authChanges: uncachedAuthChanges,
+    ping: () => Promise.resolve(),
+    close: () => kysely.destroy(),
+  };
 
   async function timeIt(query: CompiledQuery): Promise<number> {
     // Up to 7 runs, fewer when a statement is slow (at most ~3 s per statement); the median.

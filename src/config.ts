@@ -21,6 +21,8 @@ export interface Config {
   sqliteGroupCommit: boolean;
   /** SQLITE_BACKGROUND_CHECKPOINTS=off: SQLite checkpoints the WAL inside a COMMIT, as before (storage/checkpointer.ts). */
   sqliteBackgroundCheckpoints: boolean;
+  /** SQLITE_READ_WORKERS: worker threads that run long SQLite reads off the event loop (storage/read-workers.ts); 0: none. */
+  sqliteReadWorkers: number;
   panel: PanelConfig;
 }
 
@@ -166,6 +168,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     authCache: flag(env, 'AUTH_CACHE', true, problems),
     sqliteGroupCommit: flag(env, 'SQLITE_GROUP_COMMIT', true, problems),
     sqliteBackgroundCheckpoints: flag(env, 'SQLITE_BACKGROUND_CHECKPOINTS', true, problems),
+    sqliteReadWorkers: integer(env, 'SQLITE_READ_WORKERS', 2, 0, 16, problems),
     panel: {
       publicUrl: env.PUBLIC_URL ? env.PUBLIC_URL.replace(/\/+$/, '') : null,
       sessionIdleMinutes: integer(env, 'PANEL_SESSION_IDLE_MINUTES', 720, 5, 43_200, problems),

@@ -29,6 +29,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     poolMax: config.databasePoolMax,
     groupCommit: config.sqliteGroupCommit,
     checkpoints: config.sqliteBackgroundCheckpoints ? 'background' : 'inline',
+    readWorkers: config.sqliteReadWorkers,
   });
   try {
     await migrateToLatest(db);

@@ -18,6 +18,7 @@ import { GroupCommitDriver, GroupCommitSqliteDialect, type GroupCommitStats } fr
 import { SAFETY_NET_PAGES, startBackgroundCheckpointer, type BackgroundCheckpointer, type CheckpointResult } from './checkpointer.js';
 import { postgresAuthChanges, sqliteAuthChanges, type AuthChanges } from './auth-changes.js';
 import { sqliteReadConnection, type CommittedReader } from './committed-reader.js';
+import { readWorkersKysely, startReadWorkers, type ReadWorkers, type ReadWorkerStats } from './read-workers.js';
 import type { Database } from './database.js';
 import type { DialectName } from './dialect.js';
 
@@ -35,10 +36,19 @@ export interface Db {
    * Absent on PostgreSQL (every statement there already reads a committed snapshot) and `:memory:`.
    */
   committedReader?: CommittedReader;
+  /**
+   * Where reads that can be long run (searches, filtered lists, deep pages, the panel's boards): on
+   * SQLite with read workers, worker threads with read-only connections of their own (storage/read-workers.ts),
+   * so such a read uses another core and never holds the event loop; otherwise `kysely` itself.
+   * Single statements of committed state only: never a transaction, never a write.
+   */
+  reads: Kysely<Database>;
   /** PostgreSQL pool usage, for metrics (SQLite has one connection and no pool: absent). */
   poolStats?(): PoolStats;
   /** SQLite with group commit: how many COMMITs carried how many transactions (tests, bench). */
   groupCommitStats?(): GroupCommitStats;
+  /** SQLite with read workers: how many reads they answered, and how many fell back to the serving connection (tests, bench). */
+  readWorkerStats?(): ReadWorkerStats;
   /** SQLite with background checkpoints: a PASSIVE checkpoint now, on the checkpoint worker's connection (tests). */
   checkpoint?(): Promise<CheckpointResult>;
 }
@@ -68,6 +78,11 @@ export interface DbOptions {
   checkpointIntervalMs?: number;
   /** Background checkpoints: the serving connection's safety-net `wal_autocheckpoint` in pages (tests make it small). */
   safetyNetPages?: number;
+  /**
+   * SQLite file: how many read workers run `reads` (SQLITE_READ_WORKERS; `serve` and the test
+   * databases). 0, the default here (CLI commands, scripts): `reads` is the serving connection.
+   */
+  readWorkers?: number;
 }
 
 export function parseDatabaseUrl(url: string): { dialect: 'sqlite'; path: string } | { dialect: 'postgres'; url: string } {
@@ -168,6 +183,12 @@ const SERVING_PRAGMAS = [
  */
 export const READER_PRAGMAS = ['busy_timeout = 5000', 'cache_size = -8192'] as const;
 
+/**
+ * Pragmas of each read worker's connection (read-workers.ts): searches and deep pages revisit many
+ * pages of a large team, as on the serving connection, which no longer runs them.
+ */
+export const READ_WORKER_PRAGMAS = ['busy_timeout = 5000', 'cache_size = -32768'] as const;
+
 export function createDb(url: string, options: DbOptions = {}): Db {
   const target = parseDatabaseUrl(url);
   if (target.dialect === 'sqlite') {
@@ -205,19 +226,26 @@ export function createDb(url: string, options: DbOptions = {}): Db {
     const kysely = new Kysely<Database>({ dialect: driver ? new GroupCommitSqliteDialect(driver) : new SqliteDialect({ database: handle }) });
     const reader = target.path === ':memory:' ? undefined : sqliteReadConnection(target.path, READER_PRAGMAS);
     const authChanges = sqliteAuthChanges(database, reader);
+    const workers: ReadWorkers | undefined =
+      target.path !== ':memory:' && (options.readWorkers ?? 0) > 0
+        ? startReadWorkers(target.path, { size: options.readWorkers!, pragmas: READ_WORKER_PRAGMAS })
+        : undefined;
     return {
       kysely,
+      reads: workers ? readWorkersKysely(workers, kysely) : kysely,
       dialect: 'sqlite',
       authChanges,
       ...(reader ? { committedReader: reader } : {}),
       ...(driver ? { groupCommitStats: () => driver.stats() } : {}),
       ...(checkpointer ? { checkpoint: () => checkpointer.checkpointNow() } : {}),
+      ...(workers ? { readWorkerStats: () => workers.stats() } : {}),
       ping: async () => {
         await sql`select 1`.execute(kysely);
       },
       close: async () => {
         await authChanges.close();
         reader?.close();
+        await workers?.close();
         // Before the serving connection: the last connection to close checkpoints the whole WAL and removes it.
         await checkpointer?.close();
         await kysely.destroy();
@@ -231,6 +259,7 @@ export function createDb(url: string, options: DbOptions = {}): Db {
   const authChanges = postgresAuthChanges({ url: target.url });
   return {
     kysely,
+    reads: kysely,
     dialect: 'postgres',
     authChanges,
     ping: async () => {

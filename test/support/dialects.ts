@@ -55,7 +55,8 @@ export async function openTestDb(dialect: DialectName, { migrate = true } = {}):
   }
   const dir = mkdtempSync(join(tmpdir(), 'autosales-test-'));
   const url = `sqlite:${join(dir, 'test.db')}`;
-  const db = createDb(url);
+  // One read worker, as `serve` runs them (storage/read-workers.ts): every suite's lists, searches and boards go through it.
+  const db = createDb(url, { readWorkers: 1 });
   if (migrate) await migrateToLatest(db);
   return {
     db,

@@ -37,6 +37,14 @@ describe('loadConfig', () => {
     expect(configError({ SQLITE_GROUP_COMMIT: 'sometimes' }).message).toMatch(/SQLITE_GROUP_COMMIT/);
   });
 
+  it('SQLITE_READ_WORKERS: 2 read workers by default, 0 for none, a bounded integer (issue 15)', () => {
+    expect(loadConfig({}).sqliteReadWorkers).toBe(2);
+    expect(loadConfig({ SQLITE_READ_WORKERS: '0' }).sqliteReadWorkers).toBe(0);
+    expect(loadConfig({ SQLITE_READ_WORKERS: '4' }).sqliteReadWorkers).toBe(4);
+    expect(configError({ SQLITE_READ_WORKERS: '17' }).message).toMatch(/SQLITE_READ_WORKERS/);
+    expect(configError({ SQLITE_READ_WORKERS: 'many' }).message).toMatch(/SQLITE_READ_WORKERS/);
+  });
+
   it('treats empty variables as unset', () => {
     expect(loadConfig({ PORT: '', HOST: '', DATABASE_URL: '', LOG_LEVEL: '', DATABASE_POOL_MAX: '' })).toMatchObject({
       port: 3000,

@@ -138,7 +138,8 @@ export function createClientsService(db: Db, { clock }: { clock: Clock }) {
     const page = pageOf(q.page, q.limit);
     const sort = parseSort(q.sort, CLIENT_SORT_FIELDS);
     const { rows, total, authEpoch } = await repo.listClients(
-      k,
+      // Searches and filtered pages can be long: on SQLite they run on a read worker (storage/read-workers.ts).
+      db.reads,
       db.dialect,
       teamId,
       { type: q.type, status: q.status, segment: q.segment, store_id: q.store_id, search: q.search },

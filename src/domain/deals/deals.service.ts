@@ -109,7 +109,8 @@ export function createDealsService(db: Db, { clock }: { clock: Clock }) {
     // A client_id that is not a UUID names no client: nothing matches.
     if (clientId === null) return { data: [], pagination: paginationOf(page, 0), authEpoch: null };
     const { rows, total, authEpoch } = await repo.listDeals(
-      k,
+      // Searches and filtered pages can be long: on SQLite they run on a read worker (storage/read-workers.ts).
+      db.reads,
       db.dialect,
       teamId,
       {

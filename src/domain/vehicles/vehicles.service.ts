@@ -174,7 +174,8 @@ export function createVehiclesService(db: Db, { clock }: { clock: Clock }) {
     const page = pageOf(q.page, q.limit);
     const sort = parseSort(q.sort, VEHICLE_SORT_FIELDS);
     const { rows, total, authEpoch } = await repo.listVehicles(
-      k,
+      // Searches and filtered pages can be long: on SQLite they run on a read worker (storage/read-workers.ts).
+      db.reads,
       db.dialect,
       teamId,
       {
