@@ -106,6 +106,33 @@ for (const dialect of DIALECTS) {
     });
 
     if (dialect === 'postgres') {
+      it('plans a compiled query once for all values (its own pool, force_generic_plan) outside a transaction; inside one, and a query built per request, are planned for their values', async () => {
+        const mode = compiledQuery('test_plan_mode', (db: Kysely<Database>, id: string) =>
+          db
+            .selectFrom('teams')
+            .select(sql<string>`current_setting('plan_cache_mode')`.as('mode'))
+            .where('id', '=', id),
+        );
+        expect((await mode.executeTakeFirst(k, teamId))?.mode).toBe('force_generic_plan');
+        const built = await sql<{ mode: string }>`select current_setting('plan_cache_mode') as mode`.execute(k);
+        expect(built.rows[0]!.mode).toBe('auto');
+        await k.transaction().execute(async (trx) => {
+          expect((await mode.executeTakeFirst(trx, teamId))?.mode).toBe('auto');
+        });
+        // Many at once, of both kinds, on pools of 5: every one answered, every connection given back.
+        const answers = await Promise.all(
+          Array.from({ length: 60 }, (_, i) =>
+            i % 2
+              ? mode.executeTakeFirst(k, teamId).then((r) => r?.mode)
+              : sql<{ mode: string }>`select current_setting('plan_cache_mode') as mode`.execute(k).then((r) => r.rows[0]!.mode),
+          ),
+        );
+        expect(new Set(answers)).toEqual(new Set(['auto', 'force_generic_plan']));
+        const pools = t.db.poolStats!();
+        expect(pools.idle).toBe(pools.total);
+        expect(pools.waiting).toBe(0);
+      });
+
       it('uses a named prepared statement, and recovers when a migration changes the table under it', async () => {
         const query = compiledQuery('test_shape', (db: Kysely<Database>, id: string) => db.selectFrom('teams').selectAll().where('id', '=', id));
         // Pin one connection: prepared statements live per connection.
