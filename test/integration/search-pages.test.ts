@@ -119,7 +119,8 @@ for (const dialect of DIALECTS) {
       const first = ['João', 'Maria', 'Antônio', 'Ana'];
       const last = ['Gonçalves', 'Araújo', 'Silva', 'Conceição'];
       for (let i = 0; i < 160; i++) {
-        const name = `${first[Math.floor(random() * 4)]} ${last[Math.floor(random() * 4)]}${i === 33 ? ' Magalhães' : ''}`;
+        // Every other one names a referral's CPF: a full tax number held by more clients than one read takes (FEW_ROWS).
+        const name = `${first[Math.floor(random() * 4)]} ${last[Math.floor(random() * 4)]}${i === 33 ? ' Magalhães' : ''}${i % 2 ? '' : ' indicado por 52998224725'}`;
         const segment = random() < 0.3 ? undefined : (['vip', 'regular'] as const)[Math.floor(random() * 2)];
         const client = await h.services.clients.create(mine.teamId, { type: 'PF', name, ...(segment ? { segment } : {}) });
         ids.push(client.id);
@@ -129,7 +130,15 @@ for (const dialect of DIALECTS) {
         mine,
         db,
         'clients',
-        [{ query: 'goncalves' }, { query: 'antonio' }, { query: 'magalhaes' }, { query: 'joao araujo' }, { query: 'xyz' }],
+        [
+          { query: 'goncalves' },
+          { query: 'antonio' },
+          { query: 'magalhaes' },
+          { query: 'joao araujo' },
+          { query: 'xyz' },
+          { query: '52998224725' },
+          { query: '529.982.247-25', forms: ['529.982.247-25', '52998224725'] },
+        ],
         ['name', '-created_at', 'segment'],
         [undefined, 'inactive'],
       );
@@ -150,12 +159,14 @@ for (const dialect of DIALECTS) {
         });
         ids.push(vehicle.id);
       }
+      // A plate-shaped text in more titles than one read takes (FEW_ROWS): a whole plate is read as a few matches first.
+      for (let i = 0; i < 60; i++) ids.push((await h.services.vehicles.create(mine.teamId, { title: `Lote QRS2C34 ${i}`, brand: 'Fiat', model: 'Uno' })).id);
       for (let i = 0; i < ids.length; i += 4) await h.services.vehicles.archive(mine.teamId, ids[i]!);
       await expectPagesOfReference(
         mine,
         db,
         'vehicles',
-        [{ query: 'onix' }, { query: 'ltz' }, { query: 'ABC1B11' }, { query: 'ABC-1B11' }, { query: 'abc1' }],
+        [{ query: 'onix' }, { query: 'ltz' }, { query: 'ABC1B11' }, { query: 'ABC-1B11' }, { query: 'abc1' }, { query: 'QRS2C34' }],
         ['-created_at', 'title', '-price'],
         [undefined, 'arquivado'],
       );

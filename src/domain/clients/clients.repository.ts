@@ -77,6 +77,9 @@ export const insertClient = (db: DbExecutor, row: NewClientRow) => db.insertInto
 export const updateClient = (db: DbExecutor, teamId: string, id: string, patch: ClientUpdate) =>
   db.updateTable('clients').set(patch).where('team_id', '=', teamId).where('id', '=', id).execute();
 
+/** A full CPF or CNPJ, bare or punctuated: a search expected to match one client, a few at most. */
+const fullTaxNumber = (search: string): boolean => CPF_QUERY.test(search) || CNPJ_QUERY.test(search);
+
 /** The search queries: a punctuated tax number (`111.444.777-35`) also finds one stored without punctuation. */
 const searchQueries = (search: string) => (TAX_ID_QUERY.test(search) ? [search, normalizeTaxId(search)] : [search]);
 
@@ -88,9 +91,8 @@ const searchQueries = (search: string) => (TAX_ID_QUERY.test(search) ? [search, 
  */
 function exactTaxSearch(dialect: DialectName, teamId: string, search: string): RawBuilder<boolean> | null {
   // SQLite only (migration 0012): on PostgreSQL the team's trigram index measured faster (see there).
-  if (dialect !== 'sqlite') return null;
+  if (dialect !== 'sqlite' || !fullTaxNumber(search)) return null;
   const cpf = CPF_QUERY.test(search);
-  if (!cpf && !CNPJ_QUERY.test(search)) return null;
   const key = normalizeTaxId(search);
   const keyed: KeyedLookup[] = cpf
     ? [
@@ -220,7 +222,9 @@ async function filteredClients(db: DbExecutor, dialect: DialectName, teamId: str
           )
             .executeTakeFirstOrThrow()
             .then((r) => Number(r.total));
-  if (filters.search !== undefined && exactTaxSearch(dialect, teamId, filters.search) !== null) {
+  // A full CPF or CNPJ names one client, a few at most: one statement reads the matches and counts them
+  // (list-sql.ts), from the tax-number indexes on SQLite (exactTaxSearch), from the trigram index on PostgreSQL.
+  if (filters.search !== undefined && fullTaxNumber(filters.search)) {
     return pageAndTotalOfFew(
       page,
       (window, literalLimit) => pageRows(false, window, literalLimit),

@@ -13,6 +13,7 @@ import {
   onlySearchFilter,
   onlyStatusFilter,
   pageAndTotal,
+  pageAndTotalOfFew,
   searchHitsDriveLimit,
   searchHitsDrivePage,
   sortOrder,
@@ -24,6 +25,7 @@ import {
 } from '../shared/list-sql.js';
 import { countListedSearchHits, listedHitsCondition, listedSearchPage, searchCondition } from '../shared/search-sql.js';
 import { sqliteIndexServes } from '../shared/text-search.js';
+import { canonicalPlate } from './vehicle-identifiers.js';
 import { authEpochColumn, authEpochTable, splitAuthEpoch } from '../shared/auth-epoch-sql.js';
 import { PRICE_BUCKET_CENTS } from '../../storage/migrations/0011-vehicle-price-counts.js';
 import type { VehicleSortField } from './vehicles.types.js';
@@ -360,6 +362,18 @@ async function filteredVehicles(db: DbExecutor, dialect: DialectName, teamId: st
             )
               .executeTakeFirstOrThrow()
               .then((r) => Number(r.total));
+  if (dialect === 'postgres' && search !== undefined && page.offset < DEEP_PAGE_OFFSET && sort.field !== 'phase' && canonicalPlate(search) !== null) {
+    // A whole plate names one vehicle (its forms are all in its own search text): one statement reads the
+    // matches and counts them, instead of a page and a count that each search the trigram index (list-sql.ts).
+    const window = ({ offset, limit }: Page, literal: boolean) =>
+      applyFilters(db.selectFrom('vehicles').selectAll('vehicles'), dialect, teamId, filters, false, sort.field)
+        .orderBy(SORT_COLUMNS[sort.field], order)
+        .orderBy('vehicles.id', sort.direction)
+        .limit(literal ? sql.lit(limit) : limit)
+        .offset(literal ? sql.lit(offset) : offset)
+        .execute();
+    return pageAndTotalOfFew(page, window, () => total(false));
+  }
   const searchDrives = dialect === 'sqlite' && filters.search !== undefined && sqliteIndexServes([filters.search]);
   const ranged = [filters.minCents, filters.maxCents, filters.minYear, filters.maxYear, filters.maxMileage].some((v) => v !== undefined);
   if (dialect === 'sqlite' && ranged && !searchDrives) {
