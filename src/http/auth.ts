@@ -5,6 +5,7 @@ import type { AuthContext, Scope } from '../domain/teams/api-keys.types.js';
 import { AppError, messages } from '../domain/shared/errors.js';
 import type { EpochRead } from '../domain/shared/epoch-read.js';
 import { failOpen, tooManyRequests } from './rate-limit.js';
+import { addRouteHook } from './route-hooks.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -105,33 +106,39 @@ export function registerAuth(
     if (scope && !auth.scopes.has(scope)) throw new AppError(403, 'FORBIDDEN', messages.forbidden);
   }
 
-  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    const rule = request.routeOptions.config.auth;
-    if (!rule) return;
-    const token = BEARER.exec(request.headers.authorization ?? '')?.[1];
-    let auth: AuthContext | null = null;
-    if (token !== undefined && looksLikeApiKey(token)) {
-      const hash = hashApiKey(token);
-      if (!refused.has(hash)) {
-        const entry = rule.confirmedByRead && reachesHandler(request) ? keys.unconfirmed(token, hash) : null;
-        if (entry) {
-          // Nothing is decided yet (not even 403 or 429, which would rest on an unconfirmed entry): the route's read confirms it first.
-          request.pendingAuth = {
-            teamId: entry.auth.teamId,
-            settle: async (authEpoch) => {
-              const confirmed = await keys.confirm(token, entry, authEpoch);
-              if (!confirmed) refused.add(hash);
-              await admit(request, reply, rule.scope, confirmed);
-            },
-          };
-          return;
+  // Only on the routes that require a key (config.auth): the others never pay for it.
+  addRouteHook(
+    app,
+    'onRequest',
+    (route) => Boolean(route.config?.auth),
+    async (request: FastifyRequest, reply: FastifyReply) => {
+      const rule = request.routeOptions.config.auth;
+      if (!rule) return;
+      const token = BEARER.exec(request.headers.authorization ?? '')?.[1];
+      let auth: AuthContext | null = null;
+      if (token !== undefined && looksLikeApiKey(token)) {
+        const hash = hashApiKey(token);
+        if (!refused.has(hash)) {
+          const entry = rule.confirmedByRead && reachesHandler(request) ? keys.unconfirmed(token, hash) : null;
+          if (entry) {
+            // Nothing is decided yet (not even 403 or 429, which would rest on an unconfirmed entry): the route's read confirms it first.
+            request.pendingAuth = {
+              teamId: entry.auth.teamId,
+              settle: async (authEpoch) => {
+                const confirmed = await keys.confirm(token, entry, authEpoch);
+                if (!confirmed) refused.add(hash);
+                await admit(request, reply, rule.scope, confirmed);
+              },
+            };
+            return;
+          }
+          auth = await keys.authenticate(token);
+          if (!auth) refused.add(hash);
         }
-        auth = await keys.authenticate(token);
-        if (!auth) refused.add(hash);
       }
-    }
-    await admit(request, reply, rule.scope, auth);
-  });
+      await admit(request, reply, rule.scope, auth);
+    },
+  );
 }
 
 /**

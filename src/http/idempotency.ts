@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import { addRouteHook } from './route-hooks.js';
 import { fingerprintOf, type IdempotencyService } from '../domain/idempotency/idempotency.service.js';
 import type { StoredAnswer } from '../domain/idempotency/idempotency.types.js';
 import { validationError } from '../domain/shared/errors.js';
@@ -58,7 +59,8 @@ export function answerInTransaction<T>(request: FastifyRequest, statusCode: numb
 export function registerIdempotency(app: FastifyInstance, store: IdempotencyService): void {
   app.decorateRequest('idempotency', null);
 
-  app.addHook('preHandler', async (request, reply) => {
+  const idempotent = (route: RouteOptions) => Boolean(route.config?.idempotent);
+  addRouteHook(app, 'preHandler', idempotent, async (request: FastifyRequest, reply: FastifyReply) => {
     if (!request.routeOptions.config.idempotent || !request.auth) return;
     const raw = request.headers[IDEMPOTENCY_HEADER];
     if (raw === undefined) return;
@@ -74,7 +76,7 @@ export function registerIdempotency(app: FastifyInstance, store: IdempotencyServ
     request.idempotency = { teamId, key, answered: false, store: (answer, executor) => store.complete(teamId, key, answer, executor) };
   });
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  addRouteHook(app, 'onSend', idempotent, async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const claim = request.idempotency;
     if (!claim) return payload;
     request.idempotency = null;

@@ -96,6 +96,21 @@ export function nonUtf8Parameter(url: string): { name: string | null } | null {
   return null;
 }
 
+/** The 400 for a query string or body the stores would change or refuse, or null. */
+function inputProblem(url: string, query: unknown, body: unknown): Error | null {
+  const nonUtf8 = nonUtf8Parameter(url);
+  if (nonUtf8) {
+    return nonUtf8.name
+      ? validationError(`Parâmetro '${nonUtf8.name}' contém bytes que não são UTF-8 válido`, nonUtf8.name)
+      : validationError('A query string contém bytes que não são UTF-8 válido');
+  }
+  const inQuery = findText(query, textProblem);
+  if (inQuery) return validationError(`Parâmetro '${inQuery.path}' ${PROBLEM_TEXT[inQuery.problem]}`, inQuery.path || undefined);
+  const inBody = findText(body, textProblem);
+  if (inBody) return validationError(`Campo '${inBody.path || 'body'}' ${PROBLEM_TEXT[inBody.problem]}`, inBody.path || undefined);
+  return null;
+}
+
 /**
  * Text the stores would change or refuse is refused up front, on both databases, for the query
  * string and the body (after JSON parsing, which already refused invalid UTF-8 and deep nesting;
@@ -104,17 +119,12 @@ export function nonUtf8Parameter(url: string): { name: string | null } | null {
  * string and store nothing.
  */
 export function registerInputGuard(app: FastifyInstance): void {
-  app.addHook('preValidation', async (request) => {
-    if (!request.routeOptions.config.auth && !request.routeOptions.config.panel) return;
-    const nonUtf8 = nonUtf8Parameter(request.url);
-    if (nonUtf8) {
-      throw nonUtf8.name
-        ? validationError(`Parâmetro '${nonUtf8.name}' contém bytes que não são UTF-8 válido`, nonUtf8.name)
-        : validationError('A query string contém bytes que não são UTF-8 válido');
+  // A plain callback, not an async function: no promise per request (issue 15).
+  app.addHook('preValidation', (request, _reply, done) => {
+    if (request.routeOptions.config.auth || request.routeOptions.config.panel) {
+      const problem = inputProblem(request.url, request.query, request.body);
+      if (problem) return done(problem);
     }
-    const inQuery = findText(request.query, textProblem);
-    if (inQuery) throw validationError(`Parâmetro '${inQuery.path}' ${PROBLEM_TEXT[inQuery.problem]}`, inQuery.path || undefined);
-    const inBody = findText(request.body, textProblem);
-    if (inBody) throw validationError(`Campo '${inBody.path || 'body'}' ${PROBLEM_TEXT[inBody.problem]}`, inBody.path || undefined);
+    done();
   });
 }

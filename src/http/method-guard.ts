@@ -85,8 +85,10 @@ export function registerNotFound(app: FastifyInstance, guard: Pick<MethodGuard, 
     if (allow) return reply.status(405).header('allow', allow).send(envelope('METHOD_NOT_ALLOWED', messages.methodNotAllowed));
     return reply.status(404).send(envelope('NOT_FOUND', messages.routeNotFound));
   };
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.is404) return answer(request, reply);
+  // A plain callback, not an async function: no promise per request (issue 15). Answered here, `done` is not called.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.is404) answer(request, reply);
+    else done();
   });
   app.setNotFoundHandler(answer);
 }
