@@ -202,6 +202,24 @@ function genericPlanPool(url: string, max: number): pg.Pool {
 // int8 (counts, money in cents) as JS numbers: every value we store is far below 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
+const PG_UTC_TIMESTAMP = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2})(?:\.(\d{1,6}))?\+00$/;
+const parseTimestamptzAsDate = pg.types.getTypeParser(pg.types.builtins.TIMESTAMPTZ);
+
+/**
+ * timestamptz as the canonical ISO string SQLite stores (`2026-11-25T12:00:00.000Z`, what
+ * Date#toISOString writes) when the server writes it in UTC (TimeZone UTC, PostgreSQL's default in
+ * Debian's packages and in containers), else a Date as pg parses it. Rows typed `Date | string` (Timestamp,
+ * storage/database.ts) are read the same way on both databases, and the answers need no Date made and
+ * formatted back per value (issue 15: ~7% of the panel's deals board in Node on PostgreSQL). Sub-millisecond
+ * digits are cut, as the Date was.
+ */
+export function parsePgTimestamptz(text: string): string | Date {
+  const utc = PG_UTC_TIMESTAMP.exec(text);
+  if (!utc) return parseTimestamptzAsDate(text) as Date;
+  return `${utc[1]}T${utc[2]}.${(utc[3] ?? '').padEnd(3, '0').slice(0, 3)}Z`;
+}
+pg.types.setTypeParser(pg.types.builtins.TIMESTAMPTZ, parsePgTimestamptz);
+
 /** Pragmas of the serving connection. */
 const SERVING_PRAGMAS = [
   'busy_timeout = 5000',
