@@ -203,7 +203,7 @@ function genericPlanPool(url: string, max: number): pg.Pool {
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
 const PG_UTC_TIMESTAMP = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2})(?:\.(\d{1,6}))?\+00$/;
-const parseTimestamptzAsDate = pg.types.getTypeParser(pg.types.builtins.TIMESTAMPTZ);
+const parseTimestamptzAsDate = pg.types.getTypeParser(pg.types.builtins.TIMESTAMPTZ, 'text') as (text: string) => Date;
 
 /**
  * timestamptz as the canonical ISO string SQLite stores (`2026-11-25T12:00:00.000Z`, what
@@ -215,7 +215,7 @@ const parseTimestamptzAsDate = pg.types.getTypeParser(pg.types.builtins.TIMESTAM
  */
 export function parsePgTimestamptz(text: string): string | Date {
   const utc = PG_UTC_TIMESTAMP.exec(text);
-  if (!utc) return parseTimestamptzAsDate(text) as Date;
+  if (!utc) return parseTimestamptzAsDate(text);
   return `${utc[1]}T${utc[2]}.${(utc[3] ?? '').padEnd(3, '0').slice(0, 3)}Z`;
 }
 pg.types.setTypeParser(pg.types.builtins.TIMESTAMPTZ, parsePgTimestamptz);
