@@ -220,13 +220,13 @@ export function parsePgTimestamptz(text: string): string | Date {
 }
 pg.types.setTypeParser(pg.types.builtins.TIMESTAMPTZ, parsePgTimestamptz);
 
-/** Pragmas of the serving connection. */
-const SERVING_PRAGMAS = [
-  'busy_timeout = 5000',
-  // 64 MiB of page cache instead of 2: searches and deep pages revisit many pages of large teams
-  // (a 5,000-hit search count went from 17.6 to 7.7 ms at 100,000 clients, issue 6).
-  'cache_size = -65536',
-] as const;
+/**
+ * Pragmas of the serving connection. Its page cache: 64 MiB when it runs the searches and deep pages
+ * itself (they revisit many pages of large teams: a 5,000-hit search count went from 17.6 to 7.7 ms at
+ * 100,000 clients, issue 6); 16 MiB when read workers run those, which leaves it writes and short reads
+ * (issue 15: the same POST /deals throughput, about 50 MB less RSS after a write load).
+ */
+const servingPragmas = (readWorkers: boolean) => ['busy_timeout = 5000', `cache_size = ${readWorkers ? -16384 : -65536}`];
 
 /**
  * Pragmas of the read-only connection (committed-reader.ts), which serves GET by id and the
@@ -238,10 +238,10 @@ const SERVING_PRAGMAS = [
 export const READER_PRAGMAS = ['busy_timeout = 5000', 'cache_size = -8192'] as const;
 
 /**
- * Pragmas of each read worker's connection (read-workers.ts): searches and deep pages revisit many
- * pages of a large team, as on the serving connection, which no longer runs them.
+ * Pragmas of each read worker's connection (read-workers.ts). 16 MiB each: the searches at 1,000,000
+ * records ran as fast as with 32 MiB, and the process keeps under its memory budget with two workers.
  */
-export const READ_WORKER_PRAGMAS = ['busy_timeout = 5000', 'cache_size = -32768'] as const;
+export const READ_WORKER_PRAGMAS = ['busy_timeout = 5000', 'cache_size = -16384'] as const;
 
 export function createDb(url: string, options: DbOptions = {}): Db {
   const target = parseDatabaseUrl(url);
@@ -252,7 +252,8 @@ export function createDb(url: string, options: DbOptions = {}): Db {
     // NORMAL in WAL mode keeps every committed transaction across a killed process (only an OS crash can lose the last ones).
     database.pragma('synchronous = NORMAL');
     database.pragma('foreign_keys = ON');
-    for (const pragma of SERVING_PRAGMAS) database.pragma(pragma);
+    const withReadWorkers = target.path !== ':memory:' && (options.readWorkers ?? 0) > 0;
+    for (const pragma of servingPragmas(withReadWorkers)) database.pragma(pragma);
     // Group commit runs each transaction in a SAVEPOINT: every page it changes that the batch had
     // already touched is copied to a sub-journal first, which spilled to a temporary file past 64 KiB
     // (a create touches ~20 index leaves on a large team). In memory it costs no file I/O (issue 15:
@@ -280,10 +281,9 @@ export function createDb(url: string, options: DbOptions = {}): Db {
     const kysely = new Kysely<Database>({ dialect: driver ? new GroupCommitSqliteDialect(driver) : new SqliteDialect({ database: handle }) });
     const reader = target.path === ':memory:' ? undefined : sqliteReadConnection(target.path, READER_PRAGMAS);
     const authChanges = sqliteAuthChanges(database, reader);
-    const workers: ReadWorkers | undefined =
-      target.path !== ':memory:' && (options.readWorkers ?? 0) > 0
-        ? startReadWorkers(target.path, { size: options.readWorkers!, pragmas: READ_WORKER_PRAGMAS })
-        : undefined;
+    const workers: ReadWorkers | undefined = withReadWorkers
+      ? startReadWorkers(target.path, { size: options.readWorkers!, pragmas: READ_WORKER_PRAGMAS })
+      : undefined;
     return {
       kysely,
       reads: workers ? readWorkersKysely(workers, kysely) : kysely,

@@ -29,8 +29,18 @@ describe.skipIf(!DIALECTS.includes('sqlite'))('sqlite page caches', () => {
 
   const servingPragma = async (name: string) => (await sql.raw(`pragma ${name}`).execute(db.kysely)).rows[0];
 
-  it('the serving connection keeps 64 MiB, the read-only connection 8 MiB, both a 5 s busy timeout', async () => {
+  it('the serving connection keeps 64 MiB (16 MiB with read workers, each 16 MiB), the read-only connection 8 MiB, all a 5 s busy timeout', async () => {
     expect(await servingPragma('cache_size')).toEqual({ cache_size: -65536 });
+    const withWorkers = createDb(`sqlite:${join(dir, 'workers.db')}`, { readWorkers: 1 });
+    try {
+      await migrateToLatest(withWorkers);
+      expect((await sql.raw('pragma cache_size').execute(withWorkers.kysely)).rows[0]).toEqual({ cache_size: -16384 });
+      expect((await sql.raw('pragma cache_size').execute(withWorkers.reads)).rows[0]).toEqual({ cache_size: -16384 });
+      expect((await sql.raw('pragma busy_timeout').execute(withWorkers.reads)).rows[0]).toEqual({ timeout: 5000 });
+      expect(withWorkers.readWorkerStats!()).toEqual({ reads: 2, failed: 0 });
+    } finally {
+      await withWorkers.close();
+    }
     expect(await servingPragma('busy_timeout')).toEqual({ timeout: 5000 });
     expect(db.committedReader!.get('pragma cache_size', [])).toEqual({ cache_size: -8192 });
     expect(db.committedReader!.get('pragma busy_timeout', [])).toEqual({ timeout: 5000 });
