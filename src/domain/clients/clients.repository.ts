@@ -21,7 +21,7 @@ import {
   teamColumn,
   type ListRead,
 } from '../shared/list-sql.js';
-import { countListedSearchHits, exactSearchCondition, listedHitsCondition, listedSearchPage, searchCondition, type KeyedLookup } from '../shared/search-sql.js';
+import { countListedSearchHits, exactSearchCondition, listedSearchPage, searchCondition, type KeyedLookup } from '../shared/search-sql.js';
 import { CLIENT_TAX_DIGITS_FLAG, CNPJ_WINDOW_ROWS, CNPJ_WINDOWS, cnpjWindow } from '../../storage/exact-search.js';
 import { sqliteIndexServes } from '../shared/text-search.js';
 import { authEpochColumn, authEpochTable, splitAuthEpoch } from '../shared/auth-epoch-sql.js';
@@ -113,7 +113,8 @@ function applyFilters<O>(
   teamId: string,
   f: ClientFilters,
   fromSearchIndex = false,
-  listedHits = false,
+  /** A listed search's own condition (listedSearchPage), in place of the search's. */
+  listedSearch: RawBuilder<boolean> | null = null,
 ) {
   const exact = f.search === undefined ? null : exactTaxSearch(dialect, teamId, f.search);
   // An exact search drives from its few candidates (SQLite: kept off the team indexes, as for the FTS hits).
@@ -125,7 +126,7 @@ function applyFilters<O>(
   if (f.segment !== undefined) q = q.where('segment', '=', f.segment);
   if (f.store_id !== undefined) q = q.where('store_id', '=', f.store_id);
   // Active clients are the listed ones: the search index answers with exactly those of the team.
-  if (f.search !== undefined && listedHits) q = q.where(listedHitsCondition('clients'));
+  if (f.search !== undefined && listedSearch) q = q.where(listedSearch);
   else if (f.search !== undefined)
     q = q.where(exact ?? searchCondition(dialect, 'clients', searchQueries(f.search), teamId, status === 'active' ? 'listed' : 'team'));
   return q;
@@ -241,8 +242,8 @@ async function filteredClients(db: DbExecutor, dialect: DialectName, teamId: str
     const queries = searchQueries(filters.search);
     if (sqliteIndexServes(queries)) {
       // Page and total in one statement, the index's hits read once (search-sql.ts).
-      const { rows, total } = await listedSearchPage(db, 'clients', queries, teamId, page, searchHitsDriveLimit(page), (fromHits) =>
-        applyFilters(db.selectFrom('clients').selectAll(), dialect, teamId, filters, fromHits, true)
+      const { rows, total } = await listedSearchPage(db, 'clients', queries, teamId, page, searchHitsDriveLimit(page), (fromHits, searched) =>
+        applyFilters(db.selectFrom('clients').selectAll(), dialect, teamId, filters, fromHits, searched)
           .orderBy(SORT_COLUMNS[sort.field], order)
           .orderBy('id', sort.direction),
       );

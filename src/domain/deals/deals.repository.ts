@@ -1,5 +1,5 @@
 import type { DbExecutor, Trx } from '../../storage/executor.js';
-import { sql, type Expression, type QueryCreator, type SelectQueryBuilder } from 'kysely';
+import { sql, type Expression, type QueryCreator, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import { compiledQuery, compiledQueryFamily, perShape } from '../../storage/compiled-query.js';
 import { compiledInsertWithEventsPostgres } from '../events/events.repository.js';
 import type { CommittedReader } from '../../storage/committed-reader.js';
@@ -21,7 +21,7 @@ import {
   teamColumn,
   type ListRead,
 } from '../shared/list-sql.js';
-import { countListedSearchHits, listedHitsCondition, listedSearchPage, searchCondition } from '../shared/search-sql.js';
+import { countListedSearchHits, listedSearchPage, searchCondition } from '../shared/search-sql.js';
 import { sqliteIndexServes } from '../shared/text-search.js';
 import { authEpochColumn, authEpochTable, splitAuthEpoch } from '../shared/auth-epoch-sql.js';
 import { DEAL_VIEW_COLUMNS, type DealRowWithClient, type DealViewRow } from './deals.mapper.js';
@@ -189,7 +189,8 @@ function applyFilters<O>(
   teamId: string,
   f: DealFilters,
   fromSearchIndex = false,
-  listedHits = false,
+  /** A listed search's own condition (listedSearchPage), in place of the search's. */
+  listedSearch: RawBuilder<boolean> | null = null,
 ) {
   let q = query.where(teamColumn('deals', fromSearchIndex), '=', teamId);
   // Archived deals are soft-deleted: listed only when asked for by status.
@@ -204,8 +205,7 @@ function applyFilters<O>(
   if (f.createdFrom !== undefined) q = q.where('deals.created_at', '>=', f.createdFrom);
   if (f.createdBefore !== undefined) q = q.where('deals.created_at', '<', f.createdBefore);
   // Without a status filter the search index answers with the team's listed rows only.
-  if (f.search !== undefined)
-    q = q.where(listedHits ? listedHitsCondition('deals') : searchCondition(dialect, 'deals', [f.search], teamId, f.status ? 'team' : 'listed'));
+  if (f.search !== undefined) q = q.where(listedSearch ?? searchCondition(dialect, 'deals', [f.search], teamId, f.status ? 'team' : 'listed'));
   return q;
 }
 
@@ -290,7 +290,7 @@ export async function listDeals(
   const order = sortOrder(dialect, sort, NULLABLE_SORTS.has(sort.field));
   if (dialect === 'sqlite' && page.offset < DEEP_PAGE_OFFSET && listedSearchOnly(filters)) {
     // Page and total in one statement, the index's hits read once (search-sql.ts).
-    const { rows, total } = await listedSearchPage(db, 'deals', [filters.search], teamId, page, searchHitsDriveLimit(page), (fromHits) =>
+    const { rows, total } = await listedSearchPage(db, 'deals', [filters.search], teamId, page, searchHitsDriveLimit(page), (fromHits, searched) =>
       applyFilters(
         db
           .selectFrom('deals')
@@ -301,7 +301,7 @@ export async function listDeals(
         teamId,
         filters,
         fromHits,
-        true,
+        searched,
       )
         .orderBy(SORT_COLUMNS[sort.field], order)
         .orderBy('deals.id', sort.direction),

@@ -1,4 +1,4 @@
-import { sql, type SelectQueryBuilder } from 'kysely';
+import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import { compiledQuery, compiledQueryFamily, perShape } from '../../storage/compiled-query.js';
 import type { CommittedReader } from '../../storage/committed-reader.js';
 import type { Database, NewVehicleRow, VehicleRow, VehicleUpdate } from '../../storage/database.js';
@@ -23,7 +23,7 @@ import {
   teamColumn,
   type ListRead,
 } from '../shared/list-sql.js';
-import { countListedSearchHits, listedHitsCondition, listedSearchPage, searchCondition } from '../shared/search-sql.js';
+import { countListedSearchHits, listedSearchPage, searchCondition } from '../shared/search-sql.js';
 import { sqliteIndexServes } from '../shared/text-search.js';
 import { canonicalPlate } from './vehicle-identifiers.js';
 import { authEpochColumn, authEpochTable, splitAuthEpoch } from '../shared/auth-epoch-sql.js';
@@ -106,7 +106,8 @@ function applyFilters<O>(
   fromSearchIndex = false,
   sortField: VehicleSortField | null = null,
   rangeIndex = true,
-  listedHits = false,
+  /** A listed search's own condition (listedSearchPage), in place of the search's. */
+  listedSearch: RawBuilder<boolean> | null = null,
 ) {
   const range = (column: keyof typeof RANGE_COLUMNS) => rangeColumn(column, sortField, rangeIndex);
   let q = query.where(teamColumn('vehicles', fromSearchIndex), '=', teamId);
@@ -125,8 +126,7 @@ function applyFilters<O>(
   if (f.maxYear !== undefined) q = q.where(range('model_year'), '<=', f.maxYear);
   if (f.maxMileage !== undefined) q = q.where(range('mileage'), '<=', f.maxMileage);
   // Without a status filter the search index answers with the team's listed rows only.
-  if (f.search !== undefined)
-    q = q.where(listedHits ? listedHitsCondition('vehicles') : searchCondition(dialect, 'vehicles', [f.search], teamId, f.status ? 'team' : 'listed'));
+  if (f.search !== undefined) q = q.where(listedSearch ?? searchCondition(dialect, 'vehicles', [f.search], teamId, f.status ? 'team' : 'listed'));
   return q;
 }
 
@@ -320,8 +320,8 @@ async function filteredVehicles(db: DbExecutor, dialect: DialectName, teamId: st
     sqliteIndexServes([search])
   ) {
     // Page and total in one statement, the index's hits read once (search-sql.ts).
-    const { rows, total } = await listedSearchPage(db, 'vehicles', [search], teamId, page, searchHitsDriveLimit(page), (fromHits) =>
-      applyFilters(db.selectFrom('vehicles').selectAll('vehicles'), dialect, teamId, filters, fromHits, sort.field, true, true)
+    const { rows, total } = await listedSearchPage(db, 'vehicles', [search], teamId, page, searchHitsDriveLimit(page), (fromHits, searched) =>
+      applyFilters(db.selectFrom('vehicles').selectAll('vehicles'), dialect, teamId, filters, fromHits, sort.field, true, searched)
         .orderBy(SORT_COLUMNS[sort.field], order)
         .orderBy('vehicles.id', sort.direction),
     );
