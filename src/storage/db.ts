@@ -13,7 +13,8 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import { preparedStatementName } from './compiled-query.js';
-import { GroupCommitDriver, GroupCommitSqliteDialect, type GroupCommitStats } from './group-commit.js';
+import { GroupCommitDriver, type GroupCommitStats } from './group-commit.js';
+import { SqliteDialectWith } from './sqlite-dialect.js';
 import { SAFETY_NET_PAGES, startBackgroundCheckpointer, type BackgroundCheckpointer, type CheckpointResult } from './checkpointer.js';
 import { postgresAuthChanges, sqliteAuthChanges, type AuthChanges } from './auth-changes.js';
 import { sqliteReadConnection, type CommittedReader } from './committed-reader.js';
@@ -278,7 +279,7 @@ export function createDb(url: string, options: DbOptions = {}): Db {
     }
     const handle = withStatementCache(database);
     const driver = options.groupCommit === false ? undefined : new GroupCommitDriver(database, handle);
-    const kysely = new Kysely<Database>({ dialect: driver ? new GroupCommitSqliteDialect(driver) : new SqliteDialect({ database: handle }) });
+    const kysely = new Kysely<Database>({ dialect: driver ? new SqliteDialectWith(driver) : new SqliteDialect({ database: handle }) });
     const reader = target.path === ':memory:' ? undefined : sqliteReadConnection(target.path, READER_PRAGMAS);
     const authChanges = sqliteAuthChanges(database, reader);
     const workers: ReadWorkers | undefined = withReadWorkers

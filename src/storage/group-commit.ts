@@ -1,20 +1,5 @@
 import type SqliteDatabase from 'better-sqlite3';
-import {
-  SelectQueryNode,
-  type CompiledQuery,
-  SqliteAdapter,
-  SqliteIntrospector,
-  SqliteQueryCompiler,
-  type DatabaseConnection,
-  type DatabaseIntrospector,
-  type Dialect,
-  type DialectAdapter,
-  type Driver,
-  type Kysely,
-  type QueryCompiler,
-  type QueryResult,
-  type SqliteDatabase as SqliteHandle,
-} from 'kysely';
+import { SelectQueryNode, type CompiledQuery, type DatabaseConnection, type Driver, type QueryResult, type SqliteDatabase as SqliteHandle } from 'kysely';
 
 /** At most this many transactions share one COMMIT (issue 15): bounds how long a plain read waits for a batch. */
 export const GROUP_COMMIT_MAX_UNITS = 32;
@@ -364,20 +349,3 @@ function lost(batch: Batch | undefined): unknown {
 
 /** Marks the connection as handed over while the waiter it was given to has not started yet. */
 const RESERVED = new Lease(undefined as unknown as GroupCommitDriver);
-
-/** Kysely's SQLite dialect with {@link GroupCommitDriver} as its driver. */
-export class GroupCommitSqliteDialect implements Dialect {
-  constructor(private readonly driver: GroupCommitDriver) {}
-  createDriver(): Driver {
-    return this.driver;
-  }
-  createQueryCompiler(): QueryCompiler {
-    return new SqliteQueryCompiler();
-  }
-  createAdapter(): DialectAdapter {
-    return new SqliteAdapter();
-  }
-  createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
-    return new SqliteIntrospector(db);
-  }
-}

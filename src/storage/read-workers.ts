@@ -1,19 +1,7 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import {
-  Kysely,
-  SqliteAdapter,
-  SqliteIntrospector,
-  SqliteQueryCompiler,
-  type CompiledQuery,
-  type DatabaseConnection,
-  type DatabaseIntrospector,
-  type Dialect,
-  type DialectAdapter,
-  type Driver,
-  type QueryCompiler,
-  type QueryResult,
-} from 'kysely';
+import { Kysely, type CompiledQuery, type DatabaseConnection, type Driver, type QueryResult } from 'kysely';
+import { SqliteDialectWith } from './sqlite-dialect.js';
 
 /**
  * SQLite reads on worker threads (issue 15).
@@ -214,7 +202,7 @@ export function startReadWorkers(path: string, { size, pragmas = [] }: ReadWorke
  * (the serving connection). Single statements only: a transaction on it is a programming error.
  */
 export function readWorkersKysely<DB>(workers: ReadWorkers, fallback: Kysely<DB>): Kysely<DB> {
-  return new Kysely<DB>({ dialect: new ReadWorkersDialect(workers, fallback as Kysely<unknown>) });
+  return new Kysely<DB>({ dialect: new SqliteDialectWith(new ReadWorkersDriver(workers, fallback as Kysely<unknown>)) });
 }
 
 class ReadWorkersConnection implements DatabaseConnection {
@@ -260,23 +248,4 @@ class ReadWorkersDriver implements Driver {
   async releaseConnection(): Promise<void> {}
   // The pool is closed by its owner (storage/db.ts), not by this Kysely.
   async destroy(): Promise<void> {}
-}
-
-class ReadWorkersDialect implements Dialect {
-  constructor(
-    private readonly workers: ReadWorkers,
-    private readonly fallback: Kysely<unknown>,
-  ) {}
-  createDriver(): Driver {
-    return new ReadWorkersDriver(this.workers, this.fallback);
-  }
-  createQueryCompiler(): QueryCompiler {
-    return new SqliteQueryCompiler();
-  }
-  createAdapter(): DialectAdapter {
-    return new SqliteAdapter();
-  }
-  createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
-    return new SqliteIntrospector(db);
-  }
 }

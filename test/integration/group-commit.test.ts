@@ -11,6 +11,7 @@ import { fakeClock } from '../support/clock.js';
 import { DIALECTS, openTestDb, type TestDb } from '../support/dialects.js';
 import { expectError } from '../support/expect.js';
 import { createHarness, type Harness } from '../support/harness.js';
+import { gate } from '../support/wait.js';
 
 /**
  * Issue 15: on SQLite, transactions that come in together share one COMMIT (storage/group-commit.ts),
@@ -24,13 +25,6 @@ const ONIX = { title: 'Chevrolet Onix LT 2022', brand: 'Chevrolet', model: 'Onix
 
 /** The SQLite file behind a test database URL. */
 const fileOf = (url: string): string => url.slice('sqlite:'.length);
-
-/** A promise and the function that settles it: lets a test hold a transaction open at a chosen point. */
-function gate(): { opened: Promise<void>; open(): void } {
-  let open!: () => void;
-  const opened = new Promise<void>((resolve) => (open = resolve));
-  return { opened, open };
-}
 
 describe.skipIf(!DIALECTS.includes('sqlite'))('group commit through the API (sqlite)', () => {
   let h: Harness;

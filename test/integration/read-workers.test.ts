@@ -11,6 +11,7 @@ import { spawnChild } from '../support/child.js';
 import { ensureBuilt } from '../support/cli.js';
 import { DIALECTS } from '../support/dialects.js';
 import { createHarness, type Harness } from '../support/harness.js';
+import { gate } from '../support/wait.js';
 
 /**
  * Issue 15: on SQLite the reads that can be long (searches, filtered lists, deep pages, the panel's
@@ -23,13 +24,6 @@ import { createHarness, type Harness } from '../support/harness.js';
  */
 
 const ROOT = join(import.meta.dirname, '..', '..');
-
-/** A promise and the function that settles it: lets a test hold a transaction open at a chosen point. */
-function gate(): { opened: Promise<void>; open(): void } {
-  let open!: () => void;
-  const opened = new Promise<void>((resolve) => (open = resolve));
-  return { opened, open };
-}
 
 describe.skipIf(!DIALECTS.includes('sqlite'))('read workers (sqlite)', () => {
   let h: Harness;

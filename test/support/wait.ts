@@ -31,3 +31,10 @@ export async function waitUntil<T>(check: () => T | Promise<T>, timeoutMs: numbe
     await sleep(intervalMs);
   }
 }
+
+/** A promise and the function that settles it: lets a test hold a transaction (or anything) open at a chosen point. */
+export function gate(): { opened: Promise<void>; open(): void } {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { opened, open };
+}
