@@ -114,6 +114,14 @@ for (const dialect of DIALECTS) {
             .where('id', '=', id),
         );
         expect((await mode.executeTakeFirst(k, teamId))?.mode).toBe('force_generic_plan');
+        // Nor parallel plans or JIT there: a plan made for the average team would gather workers, or compile, for a page of a large one.
+        const others = compiledQuery('test_plan_others', (db: Kysely<Database>, id: string) =>
+          db
+            .selectFrom('teams')
+            .select([sql<string>`current_setting('max_parallel_workers_per_gather')`.as('workers'), sql<string>`current_setting('jit')`.as('jit')])
+            .where('id', '=', id),
+        );
+        expect(await others.executeTakeFirst(k, teamId)).toEqual({ workers: '0', jit: 'off' });
         const built = await sql<{ mode: string }>`select current_setting('plan_cache_mode') as mode`.execute(k);
         expect(built.rows[0]!.mode).toBe('auto');
         await k.transaction().execute(async (trx) => {

@@ -180,6 +180,8 @@ describe.runIf(DIALECTS.includes('postgres'))('postgres: one round trip per warm
       };
       await waitUntil(async () => (await statementsFor()) === 1, 10_000, 'a list served from the cache in one statement');
       for (let i = 0; i < 5; i++) expect(await statementsFor()).toBe(1);
+      // The first page's limit is a constant: the plan made once for all values knows the page is 20 rows (list-sql.ts, literalFirstPageLimit).
+      expect((query.mock.calls[0]![0] as unknown as { text: string }).text).toMatch(/limit 20$/);
     } finally {
       query.mockRestore();
     }

@@ -167,7 +167,7 @@ const statusPage = perShape(
 /** The offsets below which a listed search's page is one statement (its constant OFFSET makes one statement text per page). */
 const LISTED_SEARCH_OFFSETS = 100;
 
-/** The same, first page, its limit a constant (SQLite: `literalFirstPageLimit`). */
+/** The same, first page, its limit a constant (`literalFirstPageLimit`). */
 const firstStatusPage = perShape(
   (dialect: DialectName, sort: Sort<ClientSortField>, limit: number) => `${dialect} ${sort.field} ${sort.direction} ${limit}`,
   (dialect: DialectName, sort: Sort<ClientSortField>, limit: number) =>

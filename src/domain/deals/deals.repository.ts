@@ -253,7 +253,7 @@ const statusPage = perShape(
     ),
 );
 
-/** The same, first page, its limit a constant (SQLite: `literalFirstPageLimit`). */
+/** The same, first page, its limit a constant (`literalFirstPageLimit`). */
 const firstStatusPage = perShape(
   (dialect: DialectName, sort: Sort<DealSortField>, equals: boolean, limit: number) => `${dialect} ${sort.field} ${sort.direction} ${equals} ${limit}`,
   (dialect: DialectName, sort: Sort<DealSortField>, equals: boolean, limit: number) =>

@@ -259,7 +259,7 @@ const statusPage = perShape(
     ),
 );
 
-/** The same, first page, its limit a constant (SQLite: `literalFirstPageLimit`). */
+/** The same, first page, its limit a constant (`literalFirstPageLimit`). */
 const firstStatusPage = perShape(
   (dialect: DialectName, sort: ListSort, equals: boolean, limit: number) => `${dialect} ${sort.field} ${sort.direction} ${equals} ${limit}`,
   (dialect: DialectName, sort: ListSort, equals: boolean, limit: number) =>
