@@ -48,19 +48,38 @@ const LISTED_ROWS: Record<SearchedTable, { equals: boolean; status: string }> = 
 };
 
 /**
+ * A listed search is read by walking the sort's index checking each row's text (no list of hits) when
+ * its hits are this dense: hits² > DENSE_FACTOR × (offset + limit) × listed rows, i.e. the walk's rows
+ * ((offset + limit) × listed rows / hits) are fewer than a fifth of the hits. Reading a row and its text
+ * costs about five times what putting one hit in the materialized list does (measured at 100,000 and
+ * 1,000,000 records).
+ */
+const DENSE_FACTOR = 5;
+
+/** Searches whose last counts this process remembers (only to choose how the next page is read). */
+const LAST_COUNTS_MAX = 2_000;
+
+/**
+ * The hits and listed rows last counted for a search (table, team and folded phrases). Never an answer:
+ * every page counts its total again. It only tells listedSearchPage which statement to run, and either
+ * one answers exactly; a stale entry can only cost time, once.
+ */
+const lastCounts = new Map<string, { hits: number; listed: number }>();
+
+/**
  * SQLite, a search of the listed rows with no other filter (the total is the index's count alone): the
- * page and its exact total in ONE statement. The total is the FTS index's count of the phrase among the
- * team's listed rows (`hit_count`, one row), read once. Both ways of reading the page are in the
- * statement, as a UNION ALL of two branches of which only one returns rows; a branch's LIMIT is 0 when
- * it is not the one, and SQLite then skips it before reading a row:
- * - from the hits (`searched` is `rowid IN` the phrase's hits, read again from the index and sorted):
- *   when they are few for the page wanted (searchHitsDrivePage's rule), or sparse in the team;
- * - by walking the sort's index from the start, each row checked for the text itself (`searched` is
- *   `instr(search_text, q) > 0`, exactly the phrase's rows: both are the folded text), stopping once
- *   the page is full: when the hits are many and dense, i.e. the walk's expected rows
- *   ((offset + limit) × listed rows / hits) are fewer than the hits. Before (issue 15), that walk
- *   checked each row against a materialized list of every hit, whose building and indexing cost as much
- *   as the count itself for a common name (65,000 hits at 1,000,000 clients: 36 → 23 ms of CPU).
+ * page and its exact total in ONE statement, of one of two shapes.
+ * - Usually (`listed_hits`): the FTS hits are read once into a materialized list, counted from it, and
+ *   the page read one of two ways, as a UNION ALL of two branches of which only one returns rows (a
+ *   branch's LIMIT is 0 when it is not the one: SQLite then skips it before reading a row): from the
+ *   hits, sorted, when they are few for the page wanted (searchHitsDrivePage's rule); else walking the
+ *   sort's index, each entry checked against the list, stopping once the page is full.
+ * - When this process last counted the same search dense (DENSE_FACTOR) for the page wanted: the count
+ *   alone from the FTS index (one row) and a walk of the sort's index with each row checked for the text
+ *   itself (`instr(search_text, q) > 0`, exactly the phrase's rows: both are the folded text). Building
+ *   and indexing the list of 65,000 hits of a common surname at 1,000,000 clients cost as much as the
+ *   count (issue 15: 37 → 24.5 ms of CPU).
+ * Both statements return the listed rows' count too, so each page updates the choice for the next.
  * LIMIT and OFFSET are constants in the SQL: bound, they make SQLite (3.53) prepare the statement again
  * at every run. A page past the end has no row to carry the total: it is counted then as before.
  */
@@ -75,27 +94,44 @@ export async function listedSearchPage<TB extends keyof Database, R>(
 ): Promise<{ rows: Array<R & { list_total: number }>; total: number }> {
   const folded = [...new Set(queries.map(foldText))];
   const match = ftsMatch(table, folded, teamId, 'listed');
-  const hits = sql<boolean>`${sql.ref(`${table}.rowid`)} in (select rowid from ${sql.table(`${table}_fts`)} where ${match})`;
-  const text = sql.ref(`${table}.search_text`);
-  const contains = sql<boolean>`(${sql.join(
-    folded.map((q) => sql`instr(${text}, ${q}) > 0`),
-    sql` or `,
-  )})`;
-  const n = sql`(select n from hit_count)`;
-  const walk = sql<boolean>`${n} > ${sql.lit(hitsDriveLimit)} and ${n} * ${n} > ${sql.lit(page.offset + page.limit)} * (select n from listed_rows)`;
-  const branch = (fromHits: boolean) =>
-    pageQuery(fromHits, fromHits ? hits : contains)
-      .limit(sql<number>`case when ${walk} then ${sql.lit(fromHits ? 0 : page.limit)} else ${sql.lit(fromHits ? page.limit : 0)} end`)
-      .offset(sql.lit(page.offset));
+  const fts = sql.table(`${table}_fts`);
   const { equals, status } = LISTED_ROWS[table];
-  const { rows } = await sql<R & { list_total: number }>`with hit_count as materialized (select count(*) as n from ${sql.table(`${table}_fts`)} where ${match}),
-      listed_rows as materialized (select coalesce(sum(n), 0) as n from record_counts
-        where team_id = ${teamId} and resource = ${table} and status ${sql.raw(equals ? '=' : '!=')} ${status})
-    select p.*, (select n from hit_count) as list_total from (${branch(false)}) p
-    union all
-    select p.*, (select n from hit_count) as list_total from (${branch(true)}) p`.execute(db);
-  const total = rows.length > 0 ? Number(rows[0]!.list_total) : await countListedSearchHits(db, table, queries, teamId);
-  return { rows, total };
+  const listed = sql`listed_rows as materialized (select coalesce(sum(n), 0) as n from record_counts
+    where team_id = ${teamId} and resource = ${table} and status ${sql.raw(equals ? '=' : '!=')} ${status})`;
+  const paged = (query: SelectQueryBuilder<Database, TB, R>, limit: RawBuilder<number> | number) =>
+    sql`select p.*, (select n from hit_count) as list_total, (select n from listed_rows) as listed_total from (${query
+      .limit(typeof limit === 'number' ? sql.lit(limit) : limit)
+      .offset(sql.lit(page.offset))}) p`;
+  const key = `${table} ${teamId} ${folded.join('\u0001')}`;
+  const last = lastCounts.get(key);
+  const isDense = (counted: { hits: number; listed: number }) =>
+    counted.hits > hitsDriveLimit && counted.hits ** 2 > DENSE_FACTOR * (page.offset + page.limit) * counted.listed;
+  let statement;
+  if (last && isDense(last)) {
+    const text = sql.ref(`${table}.search_text`);
+    const contains = sql<boolean>`(${sql.join(
+      folded.map((q) => sql`instr(${text}, ${q}) > 0`),
+      sql` or `,
+    )})`;
+    statement = sql`with hit_count as materialized (select count(*) as n from ${fts} where ${match}), ${listed}
+      ${paged(pageQuery(false, contains), page.limit)}`;
+  } else {
+    const hits = sql<boolean>`${sql.ref(`${table}.rowid`)} in (select r from search_hits)`;
+    const few = sql`(select n from hit_count) <= ${sql.lit(hitsDriveLimit)}`;
+    const limitWhen = (when: RawBuilder<unknown>) => sql<number>`case when ${when} then ${sql.lit(page.limit)} else 0 end`;
+    statement = sql`with search_hits as materialized (select rowid as r from ${fts} where ${match}),
+        hit_count as materialized (select count(*) as n from search_hits), ${listed}
+      ${paged(pageQuery(false, hits), limitWhen(sql`not ${few}`))}
+      union all
+      ${paged(pageQuery(true, hits), limitWhen(few))}`;
+  }
+  const { rows } = await statement.execute(db);
+  const answered = rows as Array<R & { list_total: number; listed_total: number }>;
+  if (answered.length === 0) return { rows: [], total: await countListedSearchHits(db, table, queries, teamId) };
+  lastCounts.delete(key);
+  if (lastCounts.size >= LAST_COUNTS_MAX) lastCounts.delete(lastCounts.keys().next().value!);
+  lastCounts.set(key, { hits: Number(answered[0]!.list_total), listed: Number(answered[0]!.listed_total) });
+  return { rows: answered.map(({ listed_total: _, ...row }) => row as unknown as R & { list_total: number }), total: Number(answered[0]!.list_total) };
 }
 
 /** The phrases in search_text, ANDed by FTS5 with the team's token in the scope's column (one doclist). */
