@@ -21,7 +21,7 @@ import {
   teamColumn,
   type ListRead,
 } from '../shared/list-sql.js';
-import { countListedSearchHits, exactSearchCondition, listedSearchPage, searchCondition, type KeyedLookup } from '../shared/search-sql.js';
+import { countListedSearchHits, exactSearchCondition, listedSearchPage, pgListedSearchPage, searchCondition, type KeyedLookup } from '../shared/search-sql.js';
 import { CLIENT_TAX_DIGITS_FLAG, CNPJ_WINDOW_ROWS, CNPJ_WINDOWS, cnpjWindow } from '../../storage/exact-search.js';
 import { sqliteIndexServes } from '../shared/text-search.js';
 import { authEpochColumn, authEpochTable, splitAuthEpoch } from '../shared/auth-epoch-sql.js';
@@ -223,6 +223,11 @@ async function filteredClients(db: DbExecutor, dialect: DialectName, teamId: str
           )
             .executeTakeFirstOrThrow()
             .then((r) => Number(r.total));
+  /** A listed search's page query, in its own condition (search-sql.ts). */
+  const listedSearch = (fromHits: boolean, searched: RawBuilder<boolean>) =>
+    applyFilters(db.selectFrom('clients').selectAll(), dialect, teamId, filters, fromHits, searched)
+      .orderBy(SORT_COLUMNS[sort.field], order)
+      .orderBy('id', sort.direction);
   // A full CPF or CNPJ names one client, a few at most: one statement reads the matches and counts them
   // (list-sql.ts), from the tax-number indexes on SQLite (exactTaxSearch), from the trigram index on PostgreSQL.
   if (filters.search !== undefined && fullTaxNumber(filters.search)) {
@@ -242,13 +247,21 @@ async function filteredClients(db: DbExecutor, dialect: DialectName, teamId: str
     const queries = searchQueries(filters.search);
     if (sqliteIndexServes(queries)) {
       // Page and total in one statement, the index's hits read once (search-sql.ts).
-      const { rows, total } = await listedSearchPage(db, 'clients', queries, teamId, page, searchHitsDriveLimit(page), (fromHits, searched) =>
-        applyFilters(db.selectFrom('clients').selectAll(), dialect, teamId, filters, fromHits, searched)
-          .orderBy(SORT_COLUMNS[sort.field], order)
-          .orderBy('id', sort.direction),
-      );
+      const { rows, total } = await listedSearchPage(db, 'clients', queries, teamId, page, searchHitsDriveLimit(page), listedSearch);
       return { rows: rows as ClientRow[], total };
     }
+  }
+  if (
+    dialect === 'postgres' &&
+    filters.search !== undefined &&
+    page.offset < LISTED_SEARCH_OFFSETS &&
+    sort.field === 'created_at' &&
+    (filters.status ?? 'active') === 'active' &&
+    onlySearchFilter(filters)
+  ) {
+    // The page walks the date index when the search was last counted dense (search-sql.ts).
+    const queries = searchQueries(filters.search);
+    return pgListedSearchPage(db, 'clients', queries, teamId, page, searchHitsDriveLimit(page), (searched) => listedSearch(false, searched));
   }
   const searchDrives = dialect === 'sqlite' && filters.search !== undefined && sqliteIndexServes(searchQueries(filters.search));
   return pageAndTotal(searchDrives, page, pageRows, total);

@@ -21,7 +21,7 @@ import {
   teamColumn,
   type ListRead,
 } from '../shared/list-sql.js';
-import { countListedSearchHits, listedSearchPage, searchCondition } from '../shared/search-sql.js';
+import { countListedSearchHits, listedSearchPage, pgListedSearchPage, searchCondition } from '../shared/search-sql.js';
 import { sqliteIndexServes } from '../shared/text-search.js';
 import { authEpochColumn, authEpochTable, splitAuthEpoch } from '../shared/auth-epoch-sql.js';
 import { DEAL_VIEW_COLUMNS, type DealRowWithClient, type DealViewRow } from './deals.mapper.js';
@@ -266,6 +266,9 @@ const firstStatusPage = perShape(
 const listedSearchOnly = (f: DealFilters): f is DealFilters & { search: string } =>
   f.search !== undefined && !f.status && onlySearchFilter(f) && sqliteIndexServes([f.search]);
 
+/** The same on PostgreSQL, whatever the query's length (the LIKE serves all). */
+const listedSearchOnPostgres = (f: DealFilters): f is DealFilters & { search: string } => f.search !== undefined && !f.status && onlySearchFilter(f);
+
 export async function listDeals(
   db: DbExecutor,
   dialect: DialectName,
@@ -288,35 +291,31 @@ export async function listDeals(
     return statusListRead(rows, db, committed, teamId, 'deals', equals, status);
   }
   const order = sortOrder(dialect, sort, NULLABLE_SORTS.has(sort.field));
-  if (dialect === 'sqlite' && page.offset < DEEP_PAGE_OFFSET && listedSearchOnly(filters)) {
-    // Page and total in one statement, the index's hits read once (search-sql.ts).
-    const { rows, total } = await listedSearchPage(db, 'deals', [filters.search], teamId, page, searchHitsDriveLimit(page), (fromHits, searched) =>
-      applyFilters(
-        db
-          .selectFrom('deals')
-          .leftJoin('clients', (join) => join.onRef('clients.id', '=', 'deals.client_id').onRef('clients.team_id', '=', 'deals.team_id'))
-          .selectAll('deals')
-          .select('clients.name as client_name'),
-        dialect,
-        teamId,
-        filters,
-        fromHits,
-        searched,
-      )
-        .orderBy(SORT_COLUMNS[sort.field], order)
-        .orderBy('deals.id', sort.direction),
-    );
-    return { rows, total, authEpoch: null };
-  }
-  const pageRows = (fromSearchIndex: boolean): Promise<DealRowWithClient[]> => {
-    const withClientName = db
+  const withClientName = () =>
+    db
       .selectFrom('deals')
       .leftJoin('clients', (join) => join.onRef('clients.id', '=', 'deals.client_id').onRef('clients.team_id', '=', 'deals.team_id'))
       .selectAll('deals')
       .select('clients.name as client_name');
+  /** A listed search's page query, in its own condition (search-sql.ts). */
+  const listedSearch = (fromHits: boolean, searched: RawBuilder<boolean>) =>
+    applyFilters(withClientName(), dialect, teamId, filters, fromHits, searched).orderBy(SORT_COLUMNS[sort.field], order).orderBy('deals.id', sort.direction);
+  if (dialect === 'sqlite' && page.offset < DEEP_PAGE_OFFSET && listedSearchOnly(filters)) {
+    // Page and total in one statement, the index's hits read once.
+    const { rows, total } = await listedSearchPage(db, 'deals', [filters.search], teamId, page, searchHitsDriveLimit(page), listedSearch);
+    return { rows, total, authEpoch: null };
+  }
+  if (dialect === 'postgres' && page.offset < DEEP_PAGE_OFFSET && sort.field === 'created_at' && listedSearchOnPostgres(filters)) {
+    // The page walks the date index when the search was last counted dense.
+    const { rows, total } = await pgListedSearchPage(db, 'deals', [filters.search], teamId, page, searchHitsDriveLimit(page), (searched) =>
+      listedSearch(false, searched),
+    );
+    return { rows, total, authEpoch: null };
+  }
+  const pageRows = (fromSearchIndex: boolean): Promise<DealRowWithClient[]> => {
     if (page.offset < DEEP_PAGE_OFFSET) {
       return (
-        applyFilters(withClientName, dialect, teamId, filters, fromSearchIndex)
+        applyFilters(withClientName(), dialect, teamId, filters, fromSearchIndex)
           .orderBy(SORT_COLUMNS[sort.field], order)
           // Ties broken by id so paging is stable.
           .orderBy('deals.id', sort.direction)
@@ -331,7 +330,7 @@ export async function listDeals(
       .orderBy('deals.id', sort.direction)
       .limit(page.limit)
       .offset(page.offset);
-    return withClientName.where('deals.id', 'in', pageIds).orderBy(SORT_COLUMNS[sort.field], order).orderBy('deals.id', sort.direction).execute();
+    return withClientName().where('deals.id', 'in', pageIds).orderBy(SORT_COLUMNS[sort.field], order).orderBy('deals.id', sort.direction).execute();
   };
   const total = (fromSearchIndex: boolean) =>
     onlyStatusFilter(filters)

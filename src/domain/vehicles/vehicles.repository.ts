@@ -23,7 +23,7 @@ import {
   teamColumn,
   type ListRead,
 } from '../shared/list-sql.js';
-import { countListedSearchHits, listedSearchPage, searchCondition } from '../shared/search-sql.js';
+import { countListedSearchHits, listedSearchPage, pgListedSearchPage, searchCondition } from '../shared/search-sql.js';
 import { sqliteIndexServes } from '../shared/text-search.js';
 import { canonicalPlate } from './vehicle-identifiers.js';
 import { authEpochColumn, authEpochTable, splitAuthEpoch } from '../shared/auth-epoch-sql.js';
@@ -310,6 +310,11 @@ export async function listVehicles(
 async function filteredVehicles(db: DbExecutor, dialect: DialectName, teamId: string, filters: VehicleFilters, sort: Sort<VehicleSortField>, page: Page) {
   const order = sortOrder(dialect, sort, NULLABLE_SORTS.has(sort.field));
   const search = filters.search;
+  /** A listed search's page query, in its own condition (search-sql.ts). */
+  const listedSearch = (fromHits: boolean, searched: RawBuilder<boolean>) =>
+    applyFilters(db.selectFrom('vehicles').selectAll('vehicles'), dialect, teamId, filters, fromHits, sort.field, true, searched)
+      .orderBy(SORT_COLUMNS[sort.field], order)
+      .orderBy('vehicles.id', sort.direction);
   if (
     dialect === 'sqlite' &&
     search !== undefined &&
@@ -320,11 +325,7 @@ async function filteredVehicles(db: DbExecutor, dialect: DialectName, teamId: st
     sqliteIndexServes([search])
   ) {
     // Page and total in one statement, the index's hits read once (search-sql.ts).
-    const { rows, total } = await listedSearchPage(db, 'vehicles', [search], teamId, page, searchHitsDriveLimit(page), (fromHits, searched) =>
-      applyFilters(db.selectFrom('vehicles').selectAll('vehicles'), dialect, teamId, filters, fromHits, sort.field, true, searched)
-        .orderBy(SORT_COLUMNS[sort.field], order)
-        .orderBy('vehicles.id', sort.direction),
-    );
+    const { rows, total } = await listedSearchPage(db, 'vehicles', [search], teamId, page, searchHitsDriveLimit(page), listedSearch);
     return { rows: rows as VehicleRow[], total };
   }
   const pageRows = (fromSearchIndex: boolean, rangeIndex = true): Promise<VehicleRow[]> => {
@@ -373,6 +374,17 @@ async function filteredVehicles(db: DbExecutor, dialect: DialectName, teamId: st
         .offset(literal ? sql.lit(offset) : offset)
         .execute();
     return pageAndTotalOfFew(page, window, () => total(false));
+  }
+  if (
+    dialect === 'postgres' &&
+    search !== undefined &&
+    page.offset < DEEP_PAGE_OFFSET &&
+    sort.field === 'created_at' &&
+    !filters.status &&
+    onlySearchFilter(filters)
+  ) {
+    // The page walks the date index when the search was last counted dense (search-sql.ts).
+    return pgListedSearchPage(db, 'vehicles', [search], teamId, page, searchHitsDriveLimit(page), (searched) => listedSearch(false, searched));
   }
   const searchDrives = dialect === 'sqlite' && filters.search !== undefined && sqliteIndexServes([filters.search]);
   const ranged = [filters.minCents, filters.maxCents, filters.minYear, filters.maxYear, filters.maxMileage].some((v) => v !== undefined);
