@@ -189,7 +189,7 @@ export async function listClients(
   if (onlyStatusFilter(filters)) {
     // Inactive clients are soft-deleted: listed only when asked for by status.
     const status = filters.status ?? 'active';
-    const first = literalFirstPageLimit(dialect, page);
+    const first = literalFirstPageLimit(page);
     const rows =
       first === null
         ? await statusPage(dialect, sort).executeCommitted(committed, db, teamId, status, page.limit, page.offset)

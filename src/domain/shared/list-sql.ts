@@ -67,7 +67,7 @@ export function statusTotalColumn<DB extends Database, TB extends keyof DB>(
 }
 
 /**
- * The limit to write as a constant into a status-only list's first page statement, else null. SQLite
+ * The limit to write as a constant into a status-only list's first page statement (both databases), else null. SQLite
  * (3.53) prepares a statement with a bound LIMIT or OFFSET again at every run (the same finding as the
  * CPF search's, pageAndTotalOfFew): 335 against 163 µs for the default deals page at 100,000 deals.
  * PostgreSQL plans these statements once for all values (storage/db.ts, withNamedStatements): with a
@@ -75,7 +75,7 @@ export function statusTotalColumn<DB extends Database, TB extends keyof DB>(
  * page is 20 rows and walks the sort's index whatever the team's size. One shape per limit (at most
  * MAX_LIMIT); later pages keep them bound.
  */
-export const literalFirstPageLimit = (_dialect: DialectName, page: Page): number | null => (page.offset === 0 ? page.limit : null);
+export const literalFirstPageLimit = (page: Page): number | null => (page.offset === 0 ? page.limit : null);
 
 /** A list's page with its exact total, and the auth_epoch counter read in the same snapshot (null: not read with it). */
 export interface ListRead<R> {

@@ -80,11 +80,28 @@ function rememberCounts(key: string, hits: number, listed: number): void {
   lastCounts.set(key, { hits, listed });
 }
 
+/** `status` is that of a listed row of the table (LISTED_ROWS), in the table or in record_counts. */
+function listedStatus(table: SearchedTable): RawBuilder<boolean> {
+  const { equals, status } = LISTED_ROWS[table];
+  return sql<boolean>`status ${sql.raw(equals ? '=' : '!=')} ${status}`;
+}
+
 /** The listed rows of the team, as record_counts counts them, as a scalar subquery. */
 function listedRowsCount(table: SearchedTable, teamId: string): RawBuilder<number> {
-  const { equals, status } = LISTED_ROWS[table];
-  return sql<number>`(select coalesce(sum(n), 0) from record_counts
-    where team_id = ${teamId} and resource = ${table} and status ${sql.raw(equals ? '=' : '!=')} ${status})`;
+  return sql<number>`(select coalesce(sum(n), 0) from record_counts where team_id = ${teamId} and resource = ${table} and ${listedStatus(table)})`;
+}
+
+/**
+ * `search_text` holds one of the folded phrases, checked on each row with `fn` (SQLite `instr`,
+ * PostgreSQL `strpos`): exactly the LIKE's rows (both sides are the folded text), and no index serves it,
+ * so the sort's index is walked.
+ */
+function rowTextContains(table: SearchedTable, folded: string[], fn: 'instr' | 'strpos'): RawBuilder<boolean> {
+  const text = sql.ref(`${table}.search_text`);
+  return sql<boolean>`(${sql.join(
+    folded.map((q) => sql`${sql.raw(fn)}(${text}, ${q}) > 0`),
+    sql` or `,
+  )})`;
 }
 
 /**
@@ -117,16 +134,9 @@ export async function pgListedSearchPage<TB extends keyof Database, R>(
   const folded = [...new Set(queries.map(foldText))];
   const key = countsKey(table, teamId, folded);
   const indexed = searchCondition('postgres', table, folded, teamId, 'listed');
-  const text = sql.ref(`${table}.search_text`);
-  const searched = lastCountedDense(key, page, hitsDriveLimit, PG_DENSE_FACTOR)
-    ? sql<boolean>`(${sql.join(
-        folded.map((q) => sql`strpos(${text}, ${q}) > 0`),
-        sql` or `,
-      )})`
-    : indexed;
-  const { equals, status } = LISTED_ROWS[table];
+  const searched = lastCountedDense(key, page, hitsDriveLimit, PG_DENSE_FACTOR) ? rowTextContains(table, folded, 'strpos') : indexed;
   const count = sql<{ hits: number | string; listed: number | string }>`select count(*) as hits, ${listedRowsCount(table, teamId)} as listed
-    from ${sql.table(table)} where team_id = ${teamId} and status ${sql.raw(equals ? '=' : '!=')} ${status} and ${indexed}`;
+    from ${sql.table(table)} where team_id = ${teamId} and ${listedStatus(table)} and ${indexed}`;
   const [rows, counted] = await Promise.all([pageQuery(searched).limit(page.limit).offset(page.offset).execute(), count.execute(db)]);
   const hits = Number(counted.rows[0]!.hits);
   rememberCounts(key, hits, Number(counted.rows[0]!.listed));
@@ -170,13 +180,8 @@ export async function listedSearchPage<TB extends keyof Database, R>(
   const key = countsKey(table, teamId, folded);
   let statement;
   if (lastCountedDense(key, page, hitsDriveLimit, DENSE_FACTOR)) {
-    const text = sql.ref(`${table}.search_text`);
-    const contains = sql<boolean>`(${sql.join(
-      folded.map((q) => sql`instr(${text}, ${q}) > 0`),
-      sql` or `,
-    )})`;
     statement = sql`with hit_count as materialized (select count(*) as n from ${fts} where ${match}), ${listed}
-      ${paged(pageQuery(false, contains), page.limit)}`;
+      ${paged(pageQuery(false, rowTextContains(table, folded, 'instr')), page.limit)}`;
   } else {
     const hits = sql<boolean>`${sql.ref(`${table}.rowid`)} in (select r from search_hits)`;
     const few = sql`(select n from hit_count) <= ${sql.lit(hitsDriveLimit)}`;

@@ -297,7 +297,7 @@ export async function listVehicles(
     // Archived vehicles are soft-deleted: listed only when asked for by status.
     const equals = Boolean(filters.status);
     const status = filters.status || 'arquivado';
-    const first = literalFirstPageLimit(dialect, page);
+    const first = literalFirstPageLimit(page);
     const rows =
       first === null
         ? await statusPage(dialect, sort, equals).executeCommitted(committed, db, teamId, status, page.limit, page.offset)
