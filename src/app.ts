@@ -11,7 +11,7 @@ import { clientsRoutes } from './http/routes/clients.routes.js';
 import { dealsRoutes } from './http/routes/deals.routes.js';
 import { healthRoutes } from './http/routes/health.routes.js';
 import { homeRoutes } from './http/routes/home.routes.js';
-import { previewRoutes } from './http/routes/preview.routes.js';
+import { previewRoutes } from './http/routes/preview-gate.js';
 import { vehiclesRoutes } from './http/routes/vehicles.routes.js';
 import { validatorCompiler } from './http/validator.js';
 import { registerOpenApi } from './http/openapi/openapi.plugin.js';
@@ -103,7 +103,7 @@ export async function buildApp({
       await api.register(dealsRoutes(services.deals));
       await api.register(clientsRoutes(services.clients));
       await api.register(vehiclesRoutes(services.vehicles));
-      // The announced endpoints: 501 unless a team's preview is on (src/http/routes/preview.routes.ts).
+      // The announced endpoints: 501 unless a team's preview is on (src/http/routes/preview-gate.ts).
       await api.register(previewRoutes(services));
       await api.register(openApiRoutes);
     },

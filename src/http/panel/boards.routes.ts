@@ -1,18 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { PhasesService } from '../../domain/phases/phases.service.js';
 import type { Board } from '../../domain/phases/phases.types.js';
-import { panelMessages, panelOf } from './panel-auth.js';
+import { panelOf } from './panel-auth.js';
+import { guarded } from './panel-surface.js';
 import { BoardParams, BoardPhase, failure, List, PhasesBody } from './panel.schemas.js';
 
 const tags = ['Quadros'];
-const guarded = {
-  401: failure('No session, or it expired.', ['UNAUTHORIZED', panelMessages.unauthorized]),
-  403: failure(
-    'The role of the signed-in user may not do this, or the CSRF token is missing or wrong.',
-    ['FORBIDDEN', panelMessages.forbidden],
-    ['CSRF_INVALID', panelMessages.csrf],
-  ),
-};
 const badBoard = failure(
   'Unknown board, or an invalid phase list.',
   ['VALIDATION_ERROR', 'Quadro inválido: use deals ou vehicles'],

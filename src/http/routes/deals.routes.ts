@@ -1,19 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { DealsService } from '../../domain/deals/deals.service.js';
-import { readConfirmed, teamOf } from '../auth.js';
-import { answerInTransaction } from '../idempotency.js';
-import { BEARER, REPLAYED_HEADER, authErrors, bodyErrors, errors, ok } from '../openapi/route-docs.js';
-import { IdParams, IdempotencyHeaders } from '../schemas/common.schema.js';
-import { DealCreateBody, DealListQuery, DealUpdateBody } from '../schemas/deals.schema.js';
 import type { Static } from 'typebox';
+import type { DealsService } from '../../domain/deals/deals.service.js';
 import type { DealUpdateResult, DealView } from '../../domain/deals/deals.types.js';
+import { readConfirmed, teamOf } from '../auth.js';
+import { crudRoutes } from '../crud-routes.js';
+import { REPLAYED_HEADER, errors, ok } from '../openapi/route-docs.js';
+import { DealCreateBody, DealListQuery, DealUpdateBody } from '../schemas/deals.schema.js';
 import { Deal, DealArchived, DealUpdated, Page, Success } from '../schemas/responses.schema.js';
+import { apiSurface } from './api-surface.js';
 
-/** GET by id and the list: the read itself confirms a cached authentication (auth.ts, `readConfirmed`). */
-const confirmedRead = { auth: { scope: 'deals:read', confirmedByRead: true } } as const;
-const write = { auth: { scope: 'deals:write' } } as const;
-const doc = { tags: ['Deals'], security: BEARER };
-const notFound = { 404: errors.notFound('Negócio não encontrado') };
 /** `Fase inválida` names the field and lists the team's phases (here the default pipeline). */
 const PHASE_DETAIL = { field: 'phase', details: { allowed: ['lead', 'qualificado', 'proposta', 'negociacao', 'fechamento'] } };
 
@@ -28,139 +23,82 @@ function updatedAnswer({ deal, sent }: DealUpdateResult): Static<typeof DealUpda
 
 export function dealsRoutes(deals: DealsService): FastifyPluginAsyncTypebox {
   return async (app) => {
-    app.get(
-      '/deals',
-      {
-        config: confirmedRead,
-        schema: {
-          ...doc,
-          operationId: 'listDeals',
-          summary: 'List deals',
-          description: 'Archived deals are left out unless `status=arquivado`. Bounds of min_value, max_value, from and to are inclusive.',
-          querystring: DealListQuery,
-          response: {
-            ...authErrors,
-            200: ok(Page(Deal), "A page of the team's deals."),
-            400: errors.badRequest(['VALIDATION_ERROR', "Parâmetro 'page' deve ser um número inteiro positivo"], ['VALIDATION_ERROR', 'Status inválido']),
-          },
-        },
+    const routes = crudRoutes(app, apiSurface('deals', 'Deals', 'Negócio não encontrado'), '/deals');
+    routes.list({
+      operationId: 'listDeals',
+      summary: 'List deals',
+      description: 'Archived deals are left out unless `status=arquivado`. Bounds of min_value, max_value, from and to are inclusive.',
+      querystring: DealListQuery,
+      answer: ok(Page(Deal), "A page of the team's deals."),
+      errors: {
+        400: errors.badRequest(['VALIDATION_ERROR', "Parâmetro 'page' deve ser um número inteiro positivo"], ['VALIDATION_ERROR', 'Status inválido']),
       },
-      async (request) => {
+      read: async (request) => {
         const { data, pagination } = await readConfirmed(
           request,
           (teamId) => deals.list(teamId, request.query),
           (teamId) => deals.listWithAuthEpoch(teamId, request.query),
         );
-        return { success: true as const, data, pagination };
+        return { data, pagination };
       },
-    );
-
-    app.post(
-      '/deals',
-      {
-        config: { ...write, idempotent: true },
-        schema: {
-          ...doc,
-          operationId: 'createDeal',
-          summary: 'Create a deal',
-          description: "Starts `ativo` in phase `lead` (unless given) with the phase's suggested probability. Send an Idempotency-Key to retry safely.",
-          headers: IdempotencyHeaders,
-          body: DealCreateBody,
-          response: {
-            ...authErrors,
-            ...bodyErrors,
-            201: ok(Success(Deal), 'The created deal (or, with Idempotent-Replayed, the stored answer of the first request).', REPLAYED_HEADER),
-            400: errors.badRequest(
-              ['VALIDATION_ERROR', "Campo 'title' é obrigatório", { field: 'title' }],
-              ['VALIDATION_ERROR', 'Prioridade inválida', { field: 'priority' }],
-              ['VALIDATION_ERROR', 'Probabilidade deve ser entre 0 e 100', { field: 'probability' }],
-              ['VALIDATION_ERROR', 'Fase inválida', PHASE_DETAIL],
-              ['VALIDATION_ERROR', 'Cliente não encontrado', { field: 'client_id' }],
-              ['VALIDATION_ERROR', 'JSON inválido'],
-            ),
-            409: errors.conflict,
-            422: errors.unprocessable(['VALIDATION_ERROR', 'Esta Idempotency-Key já foi usada com uma requisição diferente']),
-          },
-        },
+    });
+    routes.create({
+      operationId: 'createDeal',
+      summary: 'Create a deal',
+      description: "Starts `ativo` in phase `lead` (unless given) with the phase's suggested probability. Send an Idempotency-Key to retry safely.",
+      body: DealCreateBody,
+      answer: ok(Success(Deal), 'The created deal (or, with Idempotent-Replayed, the stored answer of the first request).', REPLAYED_HEADER),
+      errors: {
+        400: errors.badRequest(
+          ['VALIDATION_ERROR', "Campo 'title' é obrigatório", { field: 'title' }],
+          ['VALIDATION_ERROR', 'Prioridade inválida', { field: 'priority' }],
+          ['VALIDATION_ERROR', 'Probabilidade deve ser entre 0 e 100', { field: 'probability' }],
+          ['VALIDATION_ERROR', 'Fase inválida', PHASE_DETAIL],
+          ['VALIDATION_ERROR', 'Cliente não encontrado', { field: 'client_id' }],
+          ['VALIDATION_ERROR', 'JSON inválido'],
+        ),
+        422: errors.unprocessable(['VALIDATION_ERROR', 'Esta Idempotency-Key já foi usada com uma requisição diferente']),
       },
-      async (request, reply) => {
-        const answer = (deal: DealView) => ({ success: true as const, data: deal });
-        const deal = await deals.create(teamOf(request), request.body, answerInTransaction(request, 201, answer));
-        return reply.status(201).send(answer(deal));
-      },
-    );
-
-    app.get(
-      '/deals/:id',
-      {
-        config: confirmedRead,
-        schema: {
-          ...doc,
-          operationId: 'getDeal',
-          summary: 'Get a deal',
-          params: IdParams,
-          response: { ...authErrors, 200: ok(Success(Deal), 'The deal.'), ...notFound },
-        },
-      },
-      async (request) => {
+      write: (request, options) => deals.create(teamOf(request), request.body, options),
+    });
+    routes.get({
+      operationId: 'getDeal',
+      summary: 'Get a deal',
+      answer: ok(Success(Deal), 'The deal.'),
+      read: (request) => {
         const id = request.params.id;
-        const data = await readConfirmed(
+        return readConfirmed(
           request,
           (teamId) => deals.get(teamId, id),
           (teamId) => deals.getWithAuthEpoch(teamId, id),
         );
-        return { success: true as const, data };
       },
-    );
-
-    app.put(
-      '/deals/:id',
-      {
-        config: write,
-        schema: {
-          ...doc,
-          operationId: 'updateDeal',
-          summary: 'Update a deal',
-          description:
-            "Any subset of the fields. Moves phases (probability follows the phase unless sent), marks won or lost, archives or reactivates. Making the deal `ganho` while its `case_id` is the id of one of the team's vehicles in stock marks that vehicle `vendido` in the same transaction.",
-          params: IdParams,
-          body: DealUpdateBody,
-          response: {
-            ...authErrors,
-            ...bodyErrors,
-            200: ok(Success(DealUpdated), 'id, the summary fields, every field sent, and updated_at.'),
-            400: errors.badRequest(
-              ['VALIDATION_ERROR', 'Nenhum campo para atualizar'],
-              ['VALIDATION_ERROR', 'Prioridade inválida', { field: 'priority' }],
-              ['VALIDATION_ERROR', 'Fase inválida', PHASE_DETAIL],
-            ),
-            ...notFound,
-          },
-        },
+    });
+    routes.update({
+      operationId: 'updateDeal',
+      summary: 'Update a deal',
+      description:
+        "Any subset of the fields. Moves phases (probability follows the phase unless sent), marks won or lost, archives or reactivates. Making the deal `ganho` while its `case_id` is the id of one of the team's vehicles in stock marks that vehicle `vendido` in the same transaction.",
+      body: DealUpdateBody,
+      answer: ok(Success(DealUpdated), 'id, the summary fields, every field sent, and updated_at.'),
+      errors: {
+        400: errors.badRequest(
+          ['VALIDATION_ERROR', 'Nenhum campo para atualizar'],
+          ['VALIDATION_ERROR', 'Prioridade inválida', { field: 'priority' }],
+          ['VALIDATION_ERROR', 'Fase inválida', PHASE_DETAIL],
+        ),
       },
-      async (request) => {
-        const change = await deals.update(teamOf(request), request.params.id, request.body);
-        return { success: true as const, data: updatedAnswer(change) };
-      },
-    );
-
-    app.delete(
-      '/deals/:id',
-      {
-        config: write,
-        schema: {
-          ...doc,
-          operationId: 'archiveDeal',
-          summary: 'Archive a deal',
-          description: 'Soft delete: the deal becomes `arquivado` and is kept. Idempotent: archiving again answers with the original archived_at.',
-          params: IdParams,
-          response: { ...authErrors, ...bodyErrors, 200: ok(Success(DealArchived), 'The archived deal.'), ...notFound },
-        },
-      },
-      async (request) => {
+      write: async (request) => updatedAnswer(await deals.update(teamOf(request), request.params.id, request.body)),
+    });
+    routes.remove({
+      operationId: 'archiveDeal',
+      summary: 'Archive a deal',
+      description: 'Soft delete: the deal becomes `arquivado` and is kept. Idempotent: archiving again answers with the original archived_at.',
+      answer: ok(Success(DealArchived), 'The archived deal.'),
+      write: async (request) => {
         const { deal, archivedAt } = await deals.archive(teamOf(request), request.params.id);
-        return { success: true as const, data: { id: deal.id, status: 'arquivado' as const, archived_at: archivedAt } };
+        return { id: deal.id, status: 'arquivado' as const, archived_at: archivedAt };
       },
-    );
+    });
   };
 }

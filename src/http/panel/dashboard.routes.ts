@@ -1,0 +1,38 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { BoardsService } from '../../domain/boards/boards.service.js';
+import { crudRoutes } from '../crud-routes.js';
+import { nullable } from '../schemas/common.schema.js';
+import { panelSurface, teamOf } from './panel-surface.js';
+import { Success } from './panel.schemas.js';
+
+const closed = { additionalProperties: false } as const;
+const MoneyCount = Type.Object({ count: Type.Integer(), value: Type.Number() }, closed);
+const Dashboard = Type.Object(
+  {
+    pipeline: Type.Array(Type.Object({ phase: Type.String(), count: Type.Integer(), total_value: Type.Number() }, closed), {
+      description: 'ativo deals per phase.',
+    }),
+    won_this_month: MoneyCount,
+    lost_this_month: MoneyCount,
+    conversion_rate: nullable(Type.Number({ description: 'Percent (one decimal) of the deals closed this month that were won; null when none closed.' })),
+    stock: Type.Array(Type.Object({ phase: Type.String(), count: Type.Integer() }, closed), { description: 'Vehicles in stock (ativo) per phase.' }),
+    average_days_in_stock: nullable(Type.Number({ description: 'Mean days since the vehicles in stock were registered (one decimal).' })),
+    overdue_activities: Type.Integer(),
+    overdue_receivables: Type.Object({ count: Type.Integer(), amount: Type.Number() }, closed),
+  },
+  { ...closed, title: 'Dashboard' },
+);
+
+/** The home page's figures. */
+export function dashboardRoutes({ boards }: { boards: Pick<BoardsService, 'dashboard'> }): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    crudRoutes(app, panelSurface({ tags: ['Início'] }), '/dashboard').read('', {
+      operationId: 'getDashboard',
+      summary: 'The home page: pipeline by phase, deals won and lost this month, conversion, stock, overdue activities and receivables',
+      description: "Months are the team time zone's. A deal counts as won or lost in the month of its last change (no closing date is stored).",
+      answer: Success(Dashboard),
+      read: (request) => boards.dashboard(teamOf(request)),
+    });
+  };
+}

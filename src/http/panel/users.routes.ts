@@ -1,0 +1,63 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import { userMessages, type UsersService } from '../../domain/users/users.service.js';
+import type { PasswordLink } from '../../domain/users/users.types.js';
+import { crudRoutes } from '../crud-routes.js';
+import { invalidBody, owner, panelSurface, seller, teamOf } from './panel-surface.js';
+import { failure, List, PasswordLinkAnswer, Success, User, UserCreateBody, UserUpdateBody, UserWithLink } from './panel.schemas.js';
+
+/** `https://host` of the request (honours X-Forwarded-* behind TRUST_PROXY): where the panel is, for links. */
+export const originOf = (request: FastifyRequest): string => `${request.protocol}://${request.host}`;
+const linkUrl = (request: FastifyRequest, link: PasswordLink) => ({
+  set_password_url: `${originOf(request)}/definir-senha/${link.token}`,
+  set_password_expires_at: link.expires_at,
+});
+
+const notAPerson = { 404: failure('Not a person of this team.', ['NOT_FOUND', userMessages.userNotFound]) };
+
+/** Settings -> People: the team's users, their invitations and password links (owner), the list for everyone. */
+export function usersRoutes({ users }: { users: UsersService }): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    const routes = crudRoutes(app, panelSurface({ tags: ['Pessoas'], read: seller, write: owner }), '/users');
+    routes.list({
+      operationId: 'listUsers',
+      summary: "The team's people",
+      answer: List(User),
+      read: async (request) => ({ data: await users.list(teamOf(request)) }),
+    });
+    routes.create({
+      operationId: 'inviteUser',
+      summary: 'Invite a person (owner): answers a one-time link to choose a password',
+      body: UserCreateBody,
+      answer: Success(UserWithLink),
+      errors: {
+        400: invalidBody(['VALIDATION_ERROR', userMessages.emailInvalid], ['VALIDATION_ERROR', userMessages.nameRequired]),
+        422: failure('E-mail already used.', ['DUPLICATE_ENTRY', userMessages.emailTaken]),
+      },
+      write: async (request) => {
+        const { user, link } = await users.create({ teamId: teamOf(request), ...request.body });
+        return { ...user, ...linkUrl(request, link!) };
+      },
+    });
+    routes.update({
+      operationId: 'updateUser',
+      summary: 'Change name or role, deactivate or reactivate a person (owner)',
+      description: 'Deactivating ends their sessions at once. The team always keeps an active owner.',
+      body: UserUpdateBody,
+      answer: Success(User),
+      errors: {
+        400: invalidBody(['VALIDATION_ERROR', userMessages.nameRequired]),
+        ...notAPerson,
+        422: failure('The last active owner cannot stop being one.', ['VALIDATION_ERROR', userMessages.lastOwner]),
+      },
+      write: (request) => users.update(teamOf(request), request.params.id, request.body),
+    });
+    routes.write('POST', '/:id/password-link', {
+      operationId: 'newPasswordLink',
+      summary: 'A new one-time password link for a person (owner); earlier links stop working',
+      answer: Success(PasswordLinkAnswer),
+      errors: notAPerson,
+      write: async (request) => linkUrl(request, await users.passwordLink(teamOf(request), request.params.id)),
+    });
+  };
+}

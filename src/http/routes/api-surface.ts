@@ -1,0 +1,19 @@
+import type { RouteSurface } from '../crud-routes.js';
+import { BEARER, authErrors, bodyErrors, errors } from '../openapi/route-docs.js';
+import { IdParams, IdempotencyHeaders } from '../schemas/common.schema.js';
+
+/**
+ * The public API's routes of one resource: a read needs `<resource>:read`, a write
+ * `<resource>:write`, and a create honours Idempotency-Key. GET by id and the list read through
+ * `readConfirmed`: the read itself confirms a cached authentication (auth.ts).
+ */
+export function apiSurface(resource: 'deals' | 'clients' | 'vehicles', tag: string, notFoundMessage: string): RouteSurface {
+  return {
+    config: (access) => (access === 'read' ? { auth: { scope: `${resource}:read`, confirmedByRead: true } } : { auth: { scope: `${resource}:write` } }),
+    doc: (_access, description) => ({ tags: [tag], security: BEARER, ...(description !== undefined && { description }) }),
+    responses: (readsBody) => (readsBody ? { ...authErrors, ...bodyErrors } : authErrors),
+    idParams: IdParams,
+    notFound: { 404: errors.notFound(notFoundMessage) },
+    idempotency: { headers: IdempotencyHeaders, responses: { 409: errors.conflict } },
+  };
+}
