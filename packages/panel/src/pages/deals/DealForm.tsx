@@ -25,7 +25,7 @@ function DealForm({ onClose, deal, onSaved }: { onClose: () => void; deal?: Deal
   const [value, setValue] = useState(deal?.value != null ? String(deal.value) : '');
   const [client, setClient] = useState(deal?.client ?? null);
   const [responsible, setResponsible] = useState(deal?.responsible_id ?? '');
-  const [priority, setPriority] = useState<Priority>((deal?.priority) ?? 'media');
+  const [priority, setPriority] = useState<Priority>(deal?.priority ?? 'media');
   const [phase, setPhase] = useState(deal?.phase ?? '');
   const [source, setSource] = useState(deal?.source ?? '');
   const [closeDate, setCloseDate] = useState(deal?.expected_close_date ?? '');
