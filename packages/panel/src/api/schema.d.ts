@@ -900,6 +900,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -1002,6 +1021,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -1050,6 +1088,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -1098,6 +1155,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -1164,6 +1240,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -1212,6 +1307,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -1276,6 +1390,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -1324,6 +1457,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -1372,6 +1524,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -1449,6 +1620,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -1552,6 +1742,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -1600,6 +1809,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -1683,6 +1911,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -1722,6 +1969,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -1805,6 +2071,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -1853,6 +2138,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -1892,6 +2196,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -1985,6 +2308,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -2024,6 +2366,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -2121,6 +2482,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -2169,6 +2549,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -2208,6 +2607,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -2256,6 +2674,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -2360,6 +2797,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -2408,6 +2864,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -2447,6 +2922,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -2495,6 +2989,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -2543,6 +3056,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -2621,6 +3153,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -2660,6 +3211,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -2708,6 +3278,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -2793,6 +3382,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -2832,6 +3440,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -2926,6 +3553,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -2974,6 +3620,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -3013,6 +3678,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -3081,6 +3765,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -3120,6 +3823,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -3168,6 +3890,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -3243,6 +3984,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -3282,6 +4042,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -3362,6 +4141,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -3401,6 +4199,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -3498,6 +4315,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -3537,6 +4373,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -3585,6 +4440,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -3683,6 +4557,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -3731,6 +4624,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -3770,6 +4682,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -3818,6 +4749,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -3917,6 +4867,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -3956,6 +4925,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -4004,6 +4992,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -4103,6 +5110,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -4151,6 +5177,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -4190,6 +5235,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -4238,6 +5302,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -4306,6 +5389,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -4345,6 +5447,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -4393,6 +5514,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -4471,6 +5611,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -4510,6 +5669,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -4558,6 +5736,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -4659,6 +5856,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -4698,6 +5914,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -4746,6 +5981,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -4823,6 +6077,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -4862,6 +6135,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -4910,6 +6202,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -4958,6 +6269,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -5069,6 +6399,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -5108,6 +6457,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -5156,6 +6524,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -5234,6 +6621,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -5273,6 +6679,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -5321,6 +6746,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -5409,6 +6853,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -5457,6 +6920,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -5496,6 +6978,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -5544,6 +7045,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -5618,6 +7138,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -5666,6 +7205,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -5705,6 +7263,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -5793,6 +7370,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -5841,6 +7437,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -5880,6 +7495,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -5928,6 +7562,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -6041,6 +7694,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -6080,6 +7752,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -6187,6 +7878,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -6226,6 +7936,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -6369,6 +8098,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -6417,6 +8165,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -6456,6 +8223,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -6606,6 +8392,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -6654,6 +8459,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -6693,6 +8517,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -6818,6 +8661,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -6857,6 +8719,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -6905,6 +8786,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -7053,6 +8953,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -7101,6 +9020,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -7140,6 +9078,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -7188,6 +9145,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -7273,6 +9249,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -7312,6 +9307,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -7360,6 +9374,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -7442,6 +9475,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -7481,6 +9533,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -7561,6 +9632,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -7600,6 +9690,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -7702,6 +9811,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -7741,6 +9869,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -7842,6 +9989,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -7881,6 +10047,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -7981,6 +10166,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -8020,6 +10224,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -8176,6 +10399,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -8224,6 +10466,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -8263,6 +10524,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -8448,6 +10728,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -8496,6 +10795,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -8535,6 +10853,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -8574,6 +10911,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -8704,6 +11060,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -8743,6 +11118,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -8791,6 +11185,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -8963,6 +11376,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -9011,6 +11443,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -9050,6 +11501,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -9098,6 +11568,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -9137,6 +11626,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -9222,6 +11730,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -9261,6 +11788,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -9309,6 +11855,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -9442,6 +12007,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -9490,6 +12074,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -9529,6 +12132,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -9728,6 +12350,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -9776,6 +12417,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -9815,6 +12475,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -9863,6 +12542,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -10029,6 +12727,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -10068,6 +12785,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -10116,6 +12852,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -10327,6 +13082,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -10375,6 +13149,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -10414,6 +13207,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -10462,6 +13274,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -10510,6 +13341,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -10595,6 +13445,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -10634,6 +13503,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -10682,6 +13570,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -10848,6 +13755,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -10887,6 +13813,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -10935,6 +13880,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -11246,6 +14210,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -11285,6 +14268,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -11333,6 +14335,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -11471,6 +14492,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -11519,6 +14559,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -11558,6 +14617,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -11692,6 +14770,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -11740,6 +14837,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -11779,6 +14895,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -11896,6 +15031,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -11935,6 +15089,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -11983,6 +15156,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -12128,6 +15320,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -12176,6 +15387,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -12215,6 +15445,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -12263,6 +15512,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -12311,6 +15579,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -12428,6 +15715,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -12467,6 +15773,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -12515,6 +15840,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -12632,6 +15976,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -12671,6 +16034,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -12719,6 +16101,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -12767,6 +16168,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -12912,6 +16332,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -12960,6 +16399,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -12999,6 +16457,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -13153,6 +16630,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -13201,6 +16697,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -13240,6 +16755,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -13394,6 +16928,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -13442,6 +16995,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -13481,6 +17053,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -13558,6 +17149,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -13597,6 +17207,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -13717,6 +17346,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -13756,6 +17404,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -13804,6 +17471,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -13960,6 +17646,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -14008,6 +17713,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -14047,6 +17771,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -14095,6 +17838,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -14215,6 +17977,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -14254,6 +18035,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -14302,6 +18102,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -14434,6 +18253,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -14482,6 +18320,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -14521,6 +18378,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -14569,6 +18445,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
