@@ -45,7 +45,11 @@ export async function startServer(config: Config): Promise<RunningServer> {
     planLimits: config.rateLimits.enabled,
     unauthenticatedPerMinute: config.rateLimits.unauthenticatedPerMinute,
   });
-  const services = createServices(db, { sessionSettings: sessionSettingsOf(config), authCache: config.authCache });
+  const services = createServices(db, {
+    sessionSettings: sessionSettingsOf(config),
+    authCache: config.authCache,
+    allowPrivateWebhookTargets: config.webhooks.allowPrivateTargets,
+  });
   const metrics = createMetrics(metricsSources(db, services));
   const app = await buildApp({
     db,

@@ -27,6 +27,8 @@ export interface ServicesOptions {
   passwordHashing?: PasswordHashing;
   /** Panel session idle and absolute lifetimes; DEFAULT_SESSION_SETTINGS when absent. */
   sessionSettings?: SessionSettings;
+  /** WEBHOOK_ALLOW_PRIVATE_TARGETS: webhooks may name private, loopback and link-local hosts (false when absent). */
+  allowPrivateWebhookTargets?: boolean;
 }
 
 /**
@@ -49,7 +51,7 @@ export function createServices(db: Db, options: ServicesOptions = {}) {
     }),
     deals: createDealsService(db, { clock }),
     clients: createClientsService(db, { clock }),
-    webhooks: createWebhooksService(db, { teams, clock }),
+    webhooks: createWebhooksService(db, { teams, clock, allowPrivateTargets: options.allowPrivateWebhookTargets }),
     idempotency: createIdempotencyService(db.kysely, { clock }),
     deliveries: createDeliveriesService(db, { clock }),
     sessions,
