@@ -1,5 +1,6 @@
 import { createClientsService } from '../domain/clients/clients.service.js';
 import { createDealsService } from '../domain/deals/deals.service.js';
+import { createReadPlanner } from '../domain/reads/read-planner.repository.js';
 import { createIdempotencyService } from '../domain/idempotency/idempotency.service.js';
 import { createPhasesService } from '../domain/phases/phases.service.js';
 import { systemClock, type Clock } from '../domain/shared/clock.js';
@@ -37,6 +38,7 @@ export interface ServicesOptions {
 export function createServices(db: Db, options: ServicesOptions = {}) {
   const clock = options.clock ?? systemClock;
   const teams = createTeamsService(db.kysely, { clock });
+  const reads = createReadPlanner(db);
   const sessions = createSessionsService(db.kysely, { clock, settings: options.sessionSettings });
   return {
     clock,
@@ -47,7 +49,7 @@ export function createServices(db: Db, options: ServicesOptions = {}) {
       authChanges: options.authCache === false ? undefined : db.authChanges,
       committedReads: db.committedReader !== undefined,
     }),
-    deals: createDealsService(db, { clock }),
+    deals: createDealsService(db, { clock, reads }),
     clients: createClientsService(db, { clock }),
     webhooks: createWebhooksService(db, { teams, clock }),
     idempotency: createIdempotencyService(db.kysely, { clock }),
