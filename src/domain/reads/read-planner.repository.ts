@@ -170,7 +170,7 @@ const byIdWithAuthEpoch = perShape(
       if (d.clientName) {
         q = q.leftJoin('clients', (join) =>
           join.on(sql.ref('clients.id'), '=', sql.ref(`${t}.client_id`)).on(sql.ref('clients.team_id'), '=', sql.ref(`${t}.team_id`)),
-        ) as unknown as ReadQuery<object>;
+        );
       }
       return selectView<Row>(q, d).select(sql.ref<number | string | null>('e.n').as('auth_epoch'));
     }),

@@ -24,7 +24,7 @@ export function fromResource(db: DbExecutor, d: ResourceDescription): ReadQuery<
   if (!d.clientName) return from;
   return from.leftJoin('clients', (join) =>
     join.on(sql.ref(`clients.id`), '=', sql.ref(`${d.table}.client_id`)).on(sql.ref('clients.team_id'), '=', sql.ref(`${d.table}.team_id`)),
-  ) as unknown as ReadQuery<object>;
+  );
 }
 
 /** The answer's columns (and the client's name). */
