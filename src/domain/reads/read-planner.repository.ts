@@ -8,14 +8,31 @@ import {
   countByStatus,
   literalFirstPageLimit,
   pageAndTotal,
+  pageAndTotalOfFew,
   searchHitsDriveLimit,
+  searchHitsDrivePage,
   statusListRead,
   statusTotalColumn,
   type ListRead,
 } from '../shared/list-sql.js';
 import { countListedSearchHits, listedSearchPage, pgListedSearchPage } from '../shared/search-sql.js';
 import { sqliteIndexServes } from '../shared/text-search.js';
-import { filtered, fromResource, listsListed, onlySearch, onlyStatus, ordered, selectView, statusCondition, type ReadQuery } from './read-query.repository.js';
+import { namesFew, searchQueries } from './exact-search.repository.js';
+import {
+  boardOrdered,
+  filtered,
+  fromResource,
+  listsListed,
+  onlySearch,
+  onlyStatus,
+  ordered,
+  phaseOrderedPage,
+  rangeFiltered,
+  selectView,
+  statusCondition,
+  type ReadQuery,
+} from './read-query.repository.js';
+import { countInRange, onlyCountedRange } from './range-counts.repository.js';
 import type { ListQuery, ResourceDescription } from './resource.js';
 import type { Scope } from './scope.js';
 
@@ -50,9 +67,6 @@ export interface Readers {
 
 /** From this offset on, a page's ids are found first and then their rows (cheaper than skipping whole rows). */
 const DEEP_PAGE_OFFSET = 100;
-
-/** The search's queries for a resource (the text as given). */
-const queriesOf = (search: string): string[] => [search];
 
 type Row = Record<string, unknown>;
 
@@ -94,38 +108,28 @@ export async function readList<R>(readers: Readers, d: ResourceDescription, scop
   const { dialect, committedReader: committed } = readers;
   const db = readers.reads;
   const { sort, page } = q;
-  const queries = queriesOf;
-  if (page.offset < DEEP_PAGE_OFFSET && onlyStatus(q) && d.listed.counted) {
+  const shallow = page.offset < DEEP_PAGE_OFFSET;
+  // The board order of vehicle phases is read through a join of its own (phaseOrderedPage): no compiled page, no listed search.
+  const byBoard = boardOrdered(d, sort.field);
+  if (shallow && !byBoard && onlyStatus(q) && d.listed.counted) {
     const { equals, status } = statusCondition(d, q.status);
     const first = literalFirstPageLimit(page);
     const rows =
       first === null
         ? await statusPage(d, dialect, sort, equals).executeCommitted(committed, db, scope.teamId, status, page.limit, page.offset)
         : await firstStatusPage(d, dialect, sort, equals, first).executeCommitted(committed, db, scope.teamId, status);
-    return (await statusListRead(rows as Array<Row & { list_total: number; auth_epoch: number }>, db, committed, scope.teamId, d.table as 'deals', equals, status)) as unknown as ListRead<R>;
+    const read = await statusListRead(rows as Array<Row & { list_total: number; auth_epoch: number }>, db, committed, scope.teamId, d.table as 'deals', equals, status);
+    return read as unknown as ListRead<R>;
   }
+  const queries = (search: string) => searchQueries(d, search);
   const view = () => selectView<Row>(fromResource(db, d), d);
-  const where = <O>(query: ReadQuery<O>, fromSearchIndex: boolean, searched: RawBuilder<boolean> | null = null) =>
-    filtered(query, d, scope, q, { dialect, fromSearchIndex, searched, sortField: sort.field, queries });
-  /** A listed search's page query, in its own condition (search-sql.ts). */
-  const listedSearch = (fromHits: boolean, searched: RawBuilder<boolean>) => ordered(where(view(), fromHits, searched), d, dialect, sort);
-  const listedSearchOnly = q.search !== undefined && d.search !== undefined && listsListed(d, q.status) && onlySearch(q) && page.offset < DEEP_PAGE_OFFSET;
-  if (listedSearchOnly && dialect === 'sqlite' && d.search!.sqliteIndex && sqliteIndexServes(queries(q.search!))) {
-    // Page and total in one statement, the index's hits read once.
-    const { rows, total } = await listedSearchPage(db, d.table as 'deals', queries(q.search!), scope.teamId, page, searchHitsDriveLimit(page), listedSearch);
-    return { rows: rows as unknown as R[], total, authEpoch: null };
-  }
-  if (listedSearchOnly && dialect === 'postgres' && sort.field === 'created_at') {
-    // The page walks the date index when the search's hits are dense (search-sql.ts).
-    const { rows, total } = await pgListedSearchPage(db, d.table as 'deals', queries(q.search!), scope.teamId, page, searchHitsDriveLimit(page), (searched) =>
-      listedSearch(false, searched),
-    );
-    return { rows: rows as unknown as R[], total, authEpoch: null };
-  }
-  const pageRows = (fromSearchIndex: boolean): Promise<Row[]> => {
-    if (page.offset < DEEP_PAGE_OFFSET) return ordered(where(view(), fromSearchIndex), d, dialect, sort).limit(page.limit).offset(page.offset).execute();
+  const where = <O>(query: ReadQuery<O>, fromSearchIndex: boolean, rangeIndex = true, searched: RawBuilder<boolean> | null = null) =>
+    filtered(query, d, scope, q, { dialect, fromSearchIndex, searched, sortField: sort.field, rangeIndex });
+  const pageRows = (fromSearchIndex: boolean, rangeIndex = true): Promise<Row[]> => {
+    if (byBoard) return phaseOrderedPage(db, d, scope, sort, page, (query) => where(query, fromSearchIndex, rangeIndex)).execute() as Promise<Row[]>;
+    if (shallow) return ordered(where(view(), fromSearchIndex, rangeIndex), d, dialect, sort).limit(page.limit).offset(page.offset).execute();
     // A deep page: its ids first (for the default list an index-only walk past the offset), then their rows.
-    const ids = ordered(where(fromResource(db, d).select(sql.ref<string>(`${d.table}.id`).as('id')), fromSearchIndex), d, dialect, sort)
+    const ids = ordered(where(fromResource(db, d).select(sql.ref<string>(`${d.table}.id`).as('id')), fromSearchIndex, rangeIndex), d, dialect, sort)
       .limit(page.limit)
       .offset(page.offset);
     return ordered(view().where(sql.ref(`${d.table}.id`), 'in', ids), d, dialect, sort).execute();
@@ -135,14 +139,45 @@ export async function readList<R>(readers: Readers, d: ResourceDescription, scop
       const { equals, status } = statusCondition(d, q.status);
       return countByStatus(db, scope.teamId, d.table as 'deals', equals ? { equals: status } : { notEquals: status });
     }
+    if (onlyCountedRange(d, q)) return countInRange(db, d, scope.teamId, q);
     if (fromSearchIndex && listsListed(d, q.status) && onlySearch(q)) return countListedSearchHits(db, d.table as 'deals', queries(q.search!), scope.teamId);
     return where(fromResource(db, d).select((eb) => eb.fn.countAll<number>().as('total')), fromSearchIndex)
       .executeTakeFirstOrThrow()
       .then((r) => Number(r.total));
   };
+  const done = ({ rows, total }: { rows: unknown[]; total: number }): ListRead<R> => ({ rows: rows as R[], total, authEpoch: null });
+
+  if (q.search !== undefined && shallow && !byBoard && namesFew(d, dialect, q.search)) {
+    // A search that names one record (a full CPF or CNPJ, a whole plate): one statement reads the matches
+    // and counts them (list-sql.ts), instead of a page and a count that each search the index.
+    const window = ({ offset, limit }: ListQuery['page'], literal: boolean) =>
+      ordered(where(view(), false), d, dialect, sort)
+        .limit(literal ? sql.lit(limit) : limit)
+        .offset(literal ? sql.lit(offset) : offset)
+        .execute();
+    return done(await pageAndTotalOfFew(page, window, () => total(false)));
+  }
+  /** A listed search's page query, in its own condition (search-sql.ts). */
+  const listedSearch = (fromHits: boolean, searched: RawBuilder<boolean>) => ordered(where(view(), fromHits, true, searched), d, dialect, sort);
+  const listedSearchOnly = q.search !== undefined && d.search !== undefined && listsListed(d, q.status) && onlySearch(q) && shallow && !byBoard;
+  if (listedSearchOnly && dialect === 'sqlite' && d.search!.sqliteIndex && sqliteIndexServes(queries(q.search!))) {
+    // Page and total in one statement, the index's hits read once.
+    return done(await listedSearchPage(db, d.table as 'deals', queries(q.search!), scope.teamId, page, searchHitsDriveLimit(page), listedSearch));
+  }
+  if (listedSearchOnly && dialect === 'postgres' && sort.field === 'created_at') {
+    // The page walks the date index when the search's hits are dense (search-sql.ts).
+    const pageQuery = (searched: RawBuilder<boolean>) => listedSearch(false, searched);
+    return done(await pgListedSearchPage(db, d.table as 'deals', queries(q.search!), scope.teamId, page, searchHitsDriveLimit(page), pageQuery));
+  }
   const searchDrives = dialect === 'sqlite' && q.search !== undefined && d.search?.sqliteIndex !== undefined && sqliteIndexServes(queries(q.search));
-  const { rows, total: counted } = await pageAndTotal(searchDrives, page, pageRows, total);
-  return { rows: rows as R[], total: counted, authEpoch: null };
+  if (dialect === 'sqlite' && !searchDrives && rangeFiltered(d, q)) {
+    // SQLite has no statistics to weigh a range against the sort: the exact total (from the range's
+    // index alone) decides. Few matches for the page wanted: read them from the range's index and sort
+    // them; many: walk the sort's index and stop once the page is full (the search rule, list-sql.ts).
+    const count = await total(false);
+    return done({ rows: count === 0 || page.offset >= count ? [] : await pageRows(false, searchHitsDrivePage(count, page)), total: count });
+  }
+  return done(await pageAndTotal(searchDrives, page, pageRows, total));
 }
 
 /** A record by id, in the scope: the answer's columns (and its client's name). */

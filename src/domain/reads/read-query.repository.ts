@@ -4,6 +4,7 @@ import type { DialectName } from '../../storage/dialect.js';
 import type { DbExecutor } from '../../storage/executor.js';
 import { sortOrder, teamColumn } from '../shared/list-sql.js';
 import { searchCondition, type SearchScope } from '../shared/search-sql.js';
+import { exactSearch, searchQueries } from './exact-search.repository.js';
 import type { ListQuery, ResourceDescription, ResourceTable } from './resource.js';
 import type { Scope } from './scope.js';
 
@@ -55,9 +56,6 @@ export function statusCondition(d: ResourceDescription, status: string | undefin
   return 'equals' in rule ? { equals: true, status: rule.equals } : { equals: false, status: rule.notEquals };
 }
 
-/** The search's queries: the text as given (a tax number's bare digits too, for clients: see `searchQueries` callers). */
-export type SearchQueries = (search: string) => string[];
-
 export interface FilterOptions {
   dialect: DialectName;
   /** SQLite: the rows are found from the search index's hits (see inScope). */
@@ -68,12 +66,13 @@ export interface FilterOptions {
   sortField?: string;
   /** SQLite: range filters may use their own index (else only the sort's). */
   rangeIndex?: boolean;
-  queries: SearchQueries;
 }
 
 /** Scope, status, every filter given, and the search: the list's whole WHERE. */
 export function filtered<O>(query: ReadQuery<O>, d: ResourceDescription, scope: Scope, q: Omit<ListQuery, 'sort' | 'page'>, o: FilterOptions): ReadQuery<O> {
-  let out = inScope(query, d, scope, o.fromSearchIndex);
+  const exact = q.search === undefined ? null : exactSearch(d, o.dialect, scope.teamId, q.search);
+  // An exact search drives from its few candidates (SQLite: kept off the team indexes, as for the FTS hits).
+  let out = inScope(query, d, scope, o.fromSearchIndex || exact !== null);
   const { equals, status } = statusCondition(d, q.status);
   out = out.where(ref(d.table, d.listed.column), equals ? '=' : '!=', status);
   const sortColumn = o.sortField === undefined ? undefined : d.sort[o.sortField];
@@ -85,7 +84,7 @@ export function filtered<O>(query: ReadQuery<O>, d: ResourceDescription, scope: 
   }
   if (q.search !== undefined) {
     const scopeOfSearch: SearchScope = listsListed(d, q.status) ? 'listed' : 'team';
-    out = out.where(o.searched ?? searchCondition(o.dialect, d.table as 'deals', o.queries(q.search), scope.teamId, scopeOfSearch));
+    out = out.where(o.searched ?? exact ?? searchCondition(o.dialect, d.table as 'deals', searchQueries(d, q.search), scope.teamId, scopeOfSearch));
   }
   return out;
 }
@@ -113,3 +112,42 @@ export const onlyStatus = (q: Omit<ListQuery, 'sort' | 'page'>): boolean => q.se
 
 /** Only the search (and the status): a SQLite search's total may come from its index alone. */
 export const onlySearch = (q: Omit<ListQuery, 'sort' | 'page'>): boolean => Object.values(q.filters).every((v) => v === undefined);
+
+/** The list sorts by the board order of vehicle phases: read through the join of phaseOrderedPage. */
+export function boardOrdered(d: ResourceDescription, field: string): boolean {
+  const rule = d.sort[field];
+  return rule !== undefined && 'phasePosition' in rule && rule.phasePosition === 'vehicle_phases';
+}
+
+/** A range filter (resource.ts, FilterRule.range) is given. */
+export const rangeFiltered = (d: ResourceDescription, q: Omit<ListQuery, 'sort' | 'page'>): boolean =>
+  Object.entries(d.filters).some(([name, rule]) => rule.range && q.filters[name] !== undefined);
+
+/**
+ * A page in board order: the team's phases in position order, each phase's records from the
+ * (team_id, phase, created_at, id) index, so ties within a phase go by created_at, then id. The
+ * cross join keeps SQLite's loops in that order (the phases outside), and the unique
+ * (team_id, position, name) index lets it read the page in order and stop after it, instead of
+ * sorting the team's records (600 ms -> under 1 ms at 100,000 vehicles on SQLite).
+ */
+export function phaseOrderedPage(
+  db: DbExecutor,
+  d: ResourceDescription,
+  scope: Scope,
+  sort: ListQuery['sort'],
+  page: ListQuery['page'],
+  where: (query: ReadQuery<object>) => ReadQuery<object>,
+) {
+  const t = d.table;
+  const joined = (db.selectFrom('vehicle_phases').crossJoin(t as 'vehicles') as unknown as ReadQuery<object>)
+    .whereRef(sql.ref(`${t}.team_id`), '=', sql.ref('vehicle_phases.team_id'))
+    .whereRef(sql.ref(`${t}.phase`), '=', sql.ref('vehicle_phases.name'))
+    .where(sql.ref('vehicle_phases.team_id'), '=', scope.teamId);
+  return where(selectView(joined, d))
+    .orderBy(sql.ref('vehicle_phases.position'), sort.direction)
+    .orderBy(sql.ref('vehicle_phases.name'), sort.direction)
+    .orderBy(ref(t, 'created_at'), sort.direction)
+    .orderBy(ref(t, 'id'), sort.direction)
+    .limit(page.limit)
+    .offset(page.offset);
+}

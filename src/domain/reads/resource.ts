@@ -71,6 +71,11 @@ export interface ResourceDescription<F extends string = string, S extends string
   listed: ListedRows;
   search?: SearchRule;
   board?: BoardRule;
+  /**
+   * A range whose total comes from bucket counters when it is the only filter (vehicle_price_counts,
+   * migration 0011): the names of its lower and upper bound filters.
+   */
+  rangeCounts?: { table: 'vehicle_price_counts'; filters: readonly [string, string] };
 }
 
 /** A list as the planner takes it: filters by the description's names, the status (soft delete), the search, the sort and the page. */
