@@ -58,8 +58,8 @@ export function createServices(db: Db, options: ServicesOptions = {}) {
     users: createUsersService(db.kysely, { teams, sessions, clock, dialect: db.dialect, hashing: options.passwordHashing }),
     phases: createPhasesService(db),
     vehicles: createVehiclesService(db, { clock, reads }),
-    activities: createActivitiesService(db, { clock }),
-    financial: createFinancialService(db, { clock }),
+    activities: createActivitiesService(db, { clock, reads }),
+    financial: createFinancialService(db, { clock, reads }),
     schedule: createScheduleService(db, { clock }),
     boards: createBoardsService(db, { clock }),
   };

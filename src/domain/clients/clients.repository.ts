@@ -21,4 +21,3 @@ export const insertClient = (db: DbExecutor, row: NewClientRow) => db.insertInto
 
 export const updateClient = (db: DbExecutor, teamId: string, id: string, patch: ClientUpdate) =>
   db.updateTable('clients').set(patch).where('team_id', '=', teamId).where('id', '=', id).execute();
-

@@ -3,16 +3,7 @@ import { DEAL_VIEW_COLUMNS } from './deals.mapper.js';
 import type { DealSortField } from './deals.types.js';
 
 /** The list's filters (GET /deals and the panel's), by the names the service gives them. */
-export type DealFilterName =
-  | 'phase'
-  | 'client_id'
-  | 'responsible_id'
-  | 'source'
-  | 'store_id'
-  | 'minCents'
-  | 'maxCents'
-  | 'createdFrom'
-  | 'createdBefore';
+export type DealFilterName = 'phase' | 'client_id' | 'responsible_id' | 'source' | 'store_id' | 'minCents' | 'maxCents' | 'createdFrom' | 'createdBefore';
 
 /** Deals, as the read planner reads them (reads/resource.ts). */
 export const DEALS: ResourceDescription<DealFilterName, DealSortField> = {

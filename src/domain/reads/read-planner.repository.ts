@@ -70,7 +70,15 @@ const DEEP_PAGE_OFFSET = 100;
 
 type Row = Record<string, unknown>;
 
-function statusPageQuery(db: DbExecutor, d: ResourceDescription, dialect: DialectName, sort: ListQuery['sort'], equals: boolean, teamId: string, status: string) {
+function statusPageQuery(
+  db: DbExecutor,
+  d: ResourceDescription,
+  dialect: DialectName,
+  sort: ListQuery['sort'],
+  equals: boolean,
+  teamId: string,
+  status: string,
+) {
   return ordered(
     selectView<Row>(fromResource(db, d), d)
       .select((eb) => [statusTotalColumn(eb, teamId, d.table as 'deals', equals, status), authEpochColumn()])
@@ -118,7 +126,15 @@ export async function readList<R>(readers: Readers, d: ResourceDescription, scop
       first === null
         ? await statusPage(d, dialect, sort, equals).executeCommitted(committed, db, scope.teamId, status, page.limit, page.offset)
         : await firstStatusPage(d, dialect, sort, equals, first).executeCommitted(committed, db, scope.teamId, status);
-    const read = await statusListRead(rows as Array<Row & { list_total: number; auth_epoch: number }>, db, committed, scope.teamId, d.table as 'deals', equals, status);
+    const read = await statusListRead(
+      rows as Array<Row & { list_total: number; auth_epoch: number }>,
+      db,
+      committed,
+      scope.teamId,
+      d.table as 'deals',
+      equals,
+      status,
+    );
     return read as unknown as ListRead<R>;
   }
   const queries = (search: string) => searchQueries(d, search);
@@ -127,7 +143,11 @@ export async function readList<R>(readers: Readers, d: ResourceDescription, scop
     filtered(query, d, scope, q, { dialect, fromSearchIndex, searched, sortField: sort.field, rangeIndex });
   const pageRows = (fromSearchIndex: boolean, rangeIndex = true): Promise<Row[]> => {
     if (byBoard) return phaseOrderedPage(db, d, scope, sort, page, (query) => where(query, fromSearchIndex, rangeIndex)).execute() as Promise<Row[]>;
-    if (shallow) return ordered(where(view(), fromSearchIndex, rangeIndex), d, dialect, sort).limit(page.limit).offset(page.offset).execute();
+    if (shallow)
+      return ordered(where(view(), fromSearchIndex, rangeIndex), d, dialect, sort)
+        .limit(page.limit)
+        .offset(page.offset)
+        .execute();
     // A deep page: its ids first (for the default list an index-only walk past the offset), then their rows.
     const ids = ordered(where(fromResource(db, d).select(sql.ref<string>(`${d.table}.id`).as('id')), fromSearchIndex, rangeIndex), d, dialect, sort)
       .limit(page.limit)
@@ -141,7 +161,10 @@ export async function readList<R>(readers: Readers, d: ResourceDescription, scop
     }
     if (onlyCountedRange(d, q)) return countInRange(db, d, scope.teamId, q);
     if (fromSearchIndex && listsListed(d, q.status) && onlySearch(q)) return countListedSearchHits(db, d.table as 'deals', queries(q.search!), scope.teamId);
-    return where(fromResource(db, d).select((eb) => eb.fn.countAll<number>().as('total')), fromSearchIndex)
+    return where(
+      fromResource(db, d).select((eb) => eb.fn.countAll<number>().as('total')),
+      fromSearchIndex,
+    )
       .executeTakeFirstOrThrow()
       .then((r) => Number(r.total));
   };
@@ -185,7 +208,9 @@ const byId = perShape(
   (d: ResourceDescription) => d.table,
   (d: ResourceDescription) =>
     compiledQuery(`${d.table}_by_id`, (db: DbExecutor, teamId: string, id: string) =>
-      selectView<Row>(fromResource(db, d), d).where(sql.ref(`${d.table}.team_id`), '=', teamId).where(sql.ref(`${d.table}.id`), '=', id),
+      selectView<Row>(fromResource(db, d), d)
+        .where(sql.ref(`${d.table}.team_id`), '=', teamId)
+        .where(sql.ref(`${d.table}.id`), '=', id),
     ),
 );
 

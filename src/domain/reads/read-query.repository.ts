@@ -3,7 +3,7 @@ import type { Database } from '../../storage/database.js';
 import type { DialectName } from '../../storage/dialect.js';
 import type { DbExecutor } from '../../storage/executor.js';
 import { sortOrder, teamColumn } from '../shared/list-sql.js';
-import { searchCondition, type SearchScope } from '../shared/search-sql.js';
+import { containsCondition, searchCondition, type SearchScope } from '../shared/search-sql.js';
 import { exactSearch, searchQueries } from './exact-search.repository.js';
 import type { ListQuery, ResourceDescription, ResourceTable } from './resource.js';
 import type { Scope } from './scope.js';
@@ -81,10 +81,14 @@ export function filtered<O>(query: ReadQuery<O>, d: ResourceDescription, scope: 
     if (value === undefined) continue;
     const ownIndex = !rule.range || o.rangeIndex !== false || (sortColumn && 'column' in sortColumn && sortColumn.column === rule.column);
     out = out.where(ownIndex ? ref(d.table, rule.column) : sql`+${ref(d.table, rule.column)}`, rule.op, value);
+    if (rule.statusIn) out = out.where(ref(d.table, d.listed.column), 'in', rule.statusIn);
   }
   if (q.search !== undefined) {
     const scopeOfSearch: SearchScope = listsListed(d, q.status) ? 'listed' : 'team';
-    out = out.where(o.searched ?? exact ?? searchCondition(o.dialect, d.table as 'deals', searchQueries(d, q.search), scope.teamId, scopeOfSearch));
+    const queries = searchQueries(d, q.search);
+    const indexed = () =>
+      d.search?.sqliteIndex ? searchCondition(o.dialect, d.table as 'deals', queries, scope.teamId, scopeOfSearch) : containsCondition(d.table, queries);
+    out = out.where(o.searched ?? exact ?? indexed());
   }
   return out;
 }

@@ -19,6 +19,8 @@ export interface FilterRule {
    * column, so a wide range's page is found walking the sort's index (vehicles).
    */
   range?: true;
+  /** The filter also keeps only records in these statuses (an overdue list: open activities, pending records). */
+  statusIn?: readonly string[];
 }
 
 /** How a list sorts by one field: a column (nullable ones keep their nulls last), or the board order of the team's phases. */
@@ -39,7 +41,8 @@ export interface ListedRows {
 /**
  * The text search: `search_text` holds the folded words of the record. SQLite reads `<table>_fts`
  * (FTS5 trigrams, with the team's listed and all rows as scope columns), PostgreSQL the (team_id,
- * search_text) trigram index. `exact`: the queries that name one record and have a path of their own
+ * search_text) trigram index; without `sqliteIndex` (activities, financial records: a team's agenda
+ * and ledger are small) a LIKE checks the team's rows on both. `exact`: the queries that name one record and have a path of their own
  * (a whole CPF or CNPJ, a whole plate).
  */
 export interface SearchRule {

@@ -3,18 +3,7 @@ import { VEHICLE_VIEW_COLUMNS } from './vehicles.mapper.js';
 import type { VehicleSortField } from './vehicles.types.js';
 
 export type VehicleFilterName =
-  | 'phase'
-  | 'brandKey'
-  | 'modelKey'
-  | 'condition'
-  | 'fuel'
-  | 'transmission'
-  | 'store_id'
-  | 'minCents'
-  | 'maxCents'
-  | 'minYear'
-  | 'maxYear'
-  | 'maxMileage';
+  'phase' | 'brandKey' | 'modelKey' | 'condition' | 'fuel' | 'transmission' | 'store_id' | 'minCents' | 'maxCents' | 'minYear' | 'maxYear' | 'maxMileage';
 
 /** Vehicles, as the read planner reads them (reads/resource.ts). */
 export const VEHICLES: ResourceDescription<VehicleFilterName, VehicleSortField> = {
