@@ -1,5 +1,6 @@
 import { createClientsService } from '../domain/clients/clients.service.js';
 import { createDealsService } from '../domain/deals/deals.service.js';
+import { createReadPlanner } from '../domain/reads/read-planner.repository.js';
 import { createIdempotencyService } from '../domain/idempotency/idempotency.service.js';
 import { createPhasesService } from '../domain/phases/phases.service.js';
 import { systemClock, type Clock } from '../domain/shared/clock.js';
@@ -39,6 +40,7 @@ export interface ServicesOptions {
 export function createServices(db: Db, options: ServicesOptions = {}) {
   const clock = options.clock ?? systemClock;
   const teams = createTeamsService(db.kysely, { clock });
+  const reads = createReadPlanner(db);
   const sessions = createSessionsService(db.kysely, { clock, settings: options.sessionSettings });
   return {
     clock,
@@ -49,17 +51,17 @@ export function createServices(db: Db, options: ServicesOptions = {}) {
       authChanges: options.authCache === false ? undefined : db.authChanges,
       committedReads: db.committedReader !== undefined,
     }),
-    deals: createDealsService(db, { clock }),
-    clients: createClientsService(db, { clock }),
+    deals: createDealsService(db, { clock, reads }),
+    clients: createClientsService(db, { clock, reads }),
     webhooks: createWebhooksService(db, { teams, clock, allowPrivateTargets: options.allowPrivateWebhookTargets }),
     idempotency: createIdempotencyService(db.kysely, { clock }),
     deliveries: createDeliveriesService(db, { clock }),
     sessions,
     users: createUsersService(db.kysely, { teams, sessions, clock, dialect: db.dialect, hashing: options.passwordHashing }),
     phases: createPhasesService(db),
-    vehicles: createVehiclesService(db, { clock }),
-    activities: createActivitiesService(db, { clock }),
-    financial: createFinancialService(db, { clock }),
+    vehicles: createVehiclesService(db, { clock, reads }),
+    activities: createActivitiesService(db, { clock, reads }),
+    financial: createFinancialService(db, { clock, reads }),
     schedule: createScheduleService(db, { clock }),
     boards: createBoardsService(db, { clock }),
   };
