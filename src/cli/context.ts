@@ -14,7 +14,7 @@ export async function withContext<T>(run: (ctx: CliContext) => Promise<T>): Prom
   const db = createDb(config.databaseUrl, { poolMax: 2, groupCommit: config.sqliteGroupCommit });
   try {
     await migrateToLatest(db);
-    return await run({ db, ...createServices(db) });
+    return await run({ db, ...createServices(db, { databaseUrl: config.databaseUrl }) });
   } finally {
     await db.close();
   }
