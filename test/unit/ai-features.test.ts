@@ -11,7 +11,7 @@ describe('features as of a moment', () => {
   const g = generateHistories({ seed: 11, deals: 300 });
   const ctxOf = (histories: DealHistory[]) => buildContext({ histories, phases: DEFAULT_PHASES, clients: g.clients, vehicles: g.vehicles });
 
-  it('nothing known only after the moment (the close included) reaches a closed deal\'s training rows', () => {
+  it("nothing known only after the moment (the close included) reaches a closed deal's training rows", () => {
     const closed = g.histories.filter((h) => h.closed_at !== null && trainingMoments(h).length >= 2);
     const before = ctxOf(g.histories);
     // Everything after a deal's close: its outcome flipped, a reopening into a new phase with another
@@ -22,14 +22,24 @@ describe('features as of a moment', () => {
       return {
         ...h,
         won: !h.won,
-        states: [...h.states, { ...last, at: end + DAY_MS, status: 'ativo', phase: 'fechamento', responsible_id: 'outro', value_cents: 1, source: 'indicacao' }],
+        states: [
+          ...h.states,
+          { ...last, at: end + DAY_MS, status: 'ativo', phase: 'fechamento', responsible_id: 'outro', value_cents: 1, source: 'indicacao' },
+        ],
         activities: [
           ...h.activities.map((a) => (a.completed_at === null ? { ...a, completed_at: end + 2 * DAY_MS } : a)),
           { type: 'call', created_at: end + DAY_MS, due_at: end + 3 * DAY_MS, completed_at: end + 3 * DAY_MS, cancelled_at: null },
         ],
       };
     };
-    const extra = Array.from({ length: 50 }, (_, i): DealHistory => ({ ...closed[i]!, id: `later-${i}`, created_at: g.now + DAY_MS, closed_at: g.now + 2 * DAY_MS, won: true, states: closed[i]!.states.map((s) => ({ ...s, at: g.now + DAY_MS })) }));
+    const extra = Array.from({ length: 50 }, (_, i): DealHistory => ({
+      ...closed[i]!,
+      id: `later-${i}`,
+      created_at: g.now + DAY_MS,
+      closed_at: g.now + 2 * DAY_MS,
+      won: true,
+      states: closed[i]!.states.map((s) => ({ ...s, at: g.now + DAY_MS })),
+    }));
     let compared = 0;
     for (const h of closed.slice(0, 60)) {
       const changed = mutate(h);
@@ -45,7 +55,10 @@ describe('features as of a moment', () => {
   it('an activity counts as done only once completed, and as overdue only while due, open and not cancelled', () => {
     const h = g.histories.find((x) => x.closed_at !== null)!;
     const t0 = h.created_at + 10 * DAY_MS;
-    const one: DealHistory = { ...h, activities: [{ type: 'call', created_at: h.created_at, due_at: t0 - DAY_MS, completed_at: t0 + DAY_MS, cancelled_at: null }] };
+    const one: DealHistory = {
+      ...h,
+      activities: [{ type: 'call', created_at: h.created_at, due_at: t0 - DAY_MS, completed_at: t0 + DAY_MS, cancelled_at: null }],
+    };
     const ctx = ctxOf(g.histories);
     expect(featuresAt(one, t0, ctx)).toMatchObject({ log_activities_done: 0, never_contacted: 1, log_overdue: Math.log1p(1) });
     const later = featuresAt(one, t0 + 2 * DAY_MS, ctx);

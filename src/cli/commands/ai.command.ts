@@ -13,7 +13,9 @@ function describe(r: TrainingReport): string {
   ];
   if (r.reason) lines.push(`  ${r.reason}`);
   if (r.metrics) {
-    lines.push(`  judged on:     ${r.metrics.evaluated_deals} deals (${r.metrics.method === 'holdout' ? 'latest 20% by close date' : '5-fold cross-validation'})`);
+    lines.push(
+      `  judged on:     ${r.metrics.evaluated_deals} deals (${r.metrics.method === 'holdout' ? 'latest 20% by close date' : '5-fold cross-validation'})`,
+    );
     lines.push(`  AUC:           ${pct(r.auc)} [${pct(r.metrics.model.auc_low)}, ${pct(r.metrics.model.auc_high)}]  phase: ${pct(r.baseline_auc)}`);
     lines.push(`  AUC gain:      ${pct(r.metrics.auc_difference)} [${pct(r.metrics.auc_difference_low)}, ${pct(r.metrics.auc_difference_high)}]`);
     lines.push(`  Brier:         ${pct(r.brier)}  phase: ${pct(r.baseline_brier)}`);
@@ -25,7 +27,7 @@ export function aiCommand(): Command {
   const ai = new Command('ai').description("each team's win-probability model (ai_win_probability), trained on its own closed deals");
 
   ai.command('train')
-    .description('train the team\'s model now (on a worker thread) and refresh its open deals\' probabilities')
+    .description("train the team's model now (on a worker thread) and refresh its open deals' probabilities")
     .requiredOption('--team <team_id>', 'team id')
     .option('--json', 'print one JSON object')
     .action(async (opts: { team: string; json?: boolean }) => {

@@ -35,7 +35,9 @@ export function workerCommand(): Command {
       const worker = createConfiguredWorker({ services, dialect: db.dialect, config, logger, onAttempt: (result) => metrics.webhookAttempt(result) });
       worker.start();
       logger.info({}, 'worker de webhooks iniciado');
-      const scheduler = config.scheduler.enabled ? createScheduler({ schedule: services.schedule, ai: services.ai, logger, pollMs: config.scheduler.pollMs }) : null;
+      const scheduler = config.scheduler.enabled
+        ? createScheduler({ schedule: services.schedule, ai: services.ai, logger, pollMs: config.scheduler.pollMs })
+        : null;
       scheduler?.start();
       if (scheduler) logger.info({}, 'agendador de eventos programados iniciado');
       // Finish and record the attempts in progress, then close the database.

@@ -103,7 +103,19 @@ export async function saveModel(db: DbExecutor, row: Omit<Insertable<AiModelTabl
 export async function claimTraining(db: DbExecutor, teamId: string, token: string, now: string, until: string): Promise<boolean> {
   await db
     .insertInto('ai_models')
-    .values({ team_id: teamId, version: 0, trained_at: null, closed_deals: 0, training_rows: 0, training_ms: 0, used: 'none', model: null, metrics: null, lease_until: null, lease_token: null })
+    .values({
+      team_id: teamId,
+      version: 0,
+      trained_at: null,
+      closed_deals: 0,
+      training_rows: 0,
+      training_ms: 0,
+      used: 'none',
+      model: null,
+      metrics: null,
+      lease_until: null,
+      lease_token: null,
+    })
     .onConflict((oc) => oc.column('team_id').doNothing())
     .execute();
   const result = await db
@@ -123,14 +135,26 @@ export async function releaseTraining(db: DbExecutor, teamId: string, token: str
  * Per team with closed deals: how many (from the per-status counters triggers keep, so this reads a
  * few rows per team, not the deals) and what its model was trained on: who needs training.
  */
-export async function trainingCandidates(db: DbExecutor): Promise<Array<{ team_id: string; closed: number; trained_on: number | null; trained_at: number | null }>> {
+export async function trainingCandidates(
+  db: DbExecutor,
+): Promise<Array<{ team_id: string; closed: number; trained_on: number | null; trained_at: number | null }>> {
   const rows = await db
     .selectFrom('record_counts')
     .leftJoin('ai_models', 'ai_models.team_id', 'record_counts.team_id')
-    .select((eb) => ['record_counts.team_id as team_id', eb.fn.sum<number | string>('record_counts.n').as('closed'), eb.fn.max('ai_models.closed_deals').as('trained_on'), eb.fn.max('ai_models.trained_at').as('trained_at')])
+    .select((eb) => [
+      'record_counts.team_id as team_id',
+      eb.fn.sum<number | string>('record_counts.n').as('closed'),
+      eb.fn.max('ai_models.closed_deals').as('trained_on'),
+      eb.fn.max('ai_models.trained_at').as('trained_at'),
+    ])
     .where('record_counts.resource', '=', 'deals')
     .where('record_counts.status', 'in', ['ganho', 'perdido'])
     .groupBy('record_counts.team_id')
     .execute();
-  return rows.map((r) => ({ team_id: r.team_id, closed: Number(r.closed), trained_on: r.trained_on === null ? null : Number(r.trained_on), trained_at: ms(r.trained_at as Date | string | null) }));
+  return rows.map((r) => ({
+    team_id: r.team_id,
+    closed: Number(r.closed),
+    trained_on: r.trained_on === null ? null : Number(r.trained_on),
+    trained_at: ms(r.trained_at),
+  }));
 }

@@ -28,7 +28,11 @@ export function activityFact(a: Pick<ActivityFactRow, 'type' | 'created_at' | 'd
  * and is left out. A closed deal closed at its last move into `ganho` or `perdido`; its outcome is
  * its status today.
  */
-export function historiesFromEvents(events: ReadonlyArray<{ at: Ms; object: string }>, deals: readonly DealFactRow[], activities: readonly ActivityFactRow[]): DealHistory[] {
+export function historiesFromEvents(
+  events: ReadonlyArray<{ at: Ms; object: string }>,
+  deals: readonly DealFactRow[],
+  activities: readonly ActivityFactRow[],
+): DealHistory[] {
   const facts = new Map(deals.map((d) => [d.id, d]));
   const states = new Map<string, DealState[]>();
   for (const e of events) {

@@ -99,12 +99,20 @@ export function calibrationByDecile(p: ArrayLike<number>, labels: ArrayLike<numb
     bin.predicted += p[i]!;
     bin.observed += labels[i]!;
   }
-  return sums.flatMap((s, decile) => (s.count === 0 ? [] : [{ decile, count: s.count, predicted: round4(s.predicted / s.count), observed: round4(s.observed / s.count) }]));
+  return sums.flatMap((s, decile) =>
+    s.count === 0 ? [] : [{ decile, count: s.count, predicted: round4(s.predicted / s.count), observed: round4(s.observed / s.count) }],
+  );
 }
 
 export const round4 = (x: number): number => Math.round(x * 10_000) / 10_000;
 
 export function scoreMetrics(p: ArrayLike<number>, labels: ArrayLike<number>): ScoreMetrics {
   const auc = aucWithInterval(p, labels);
-  return { auc: round4(auc.auc), auc_low: round4(auc.low), auc_high: round4(auc.high), brier: round4(brier(p, labels)), calibration: calibrationByDecile(p, labels) };
+  return {
+    auc: round4(auc.auc),
+    auc_low: round4(auc.low),
+    auc_high: round4(auc.high),
+    brier: round4(brier(p, labels)),
+    calibration: calibrationByDecile(p, labels),
+  };
 }

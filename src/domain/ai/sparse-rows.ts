@@ -1,5 +1,5 @@
 import type { FeatureSpec, RawFeatures } from './ai.types.js';
-import type { Design } from './logistic.js';
+import type { Design, SparseDesign } from './logistic.js';
 
 /**
  * Training rows kept sparse (a row names a dozen of the team's few dozen features): growable typed
@@ -77,14 +77,42 @@ export class SparseRows {
     return spec;
   }
 
-  /** The rows as a dense standardized design for `spec`. */
-  design(rows: ArrayLike<number>, spec: FeatureSpec): Design {
-    const p = spec.names.length;
+  /** The rows as a sparse design for `spec` (raw values; the fit standardizes): what the training fits on. */
+  sparseDesign(rows: ArrayLike<number>, spec: FeatureSpec): SparseDesign {
+    const position = this.positions(spec);
+    const starts = new Int32Array(rows.length + 1);
+    let total = 0;
+    for (let i = 0; i < rows.length; i++) total += this.starts[rows[i]! + 1]! - this.starts[rows[i]!]!;
+    const cols = new Int32Array(total);
+    const vals = new Float64Array(total);
+    let used = 0;
+    for (let i = 0; i < rows.length; i++) {
+      const r = rows[i]!;
+      for (let k = this.starts[r]!; k < this.starts[r + 1]!; k++) {
+        const j = position[this.cols[k]!]!;
+        if (j < 0) continue;
+        cols[used] = j;
+        vals[used] = this.vals[k]!;
+        used++;
+      }
+      starts[i + 1] = used;
+    }
+    return { starts, cols, vals, n: rows.length, p: spec.names.length, means: spec.means, stds: spec.stds };
+  }
+
+  private positions(spec: FeatureSpec): Int32Array {
     const position = new Int32Array(this.names.length).fill(-1);
     spec.names.forEach((name, j) => {
       const col = this.index.get(name);
       if (col !== undefined) position[col] = j;
     });
+    return position;
+  }
+
+  /** The rows as a dense standardized design for `spec`. */
+  design(rows: ArrayLike<number>, spec: FeatureSpec): Design {
+    const p = spec.names.length;
+    const position = this.positions(spec);
     const zero = spec.means.map((mean, j) => -mean / spec.stds[j]!);
     const x = new Float64Array(rows.length * p);
     for (let i = 0; i < rows.length; i++) {

@@ -163,7 +163,9 @@ export function generateHistories(options: SyntheticOptions): SyntheticHistory {
       id,
       created_at: created,
       states: open ? states.filter((s) => s.at <= now) : [...states, { ...states[states.length - 1]!, at: closedAt, status: won ? 'ganho' : 'perdido' }],
-      activities: open ? activities.filter((a) => a.created_at <= now).map((a) => (a.completed_at !== null && a.completed_at > now ? { ...a, completed_at: null } : a)) : activities,
+      activities: open
+        ? activities.filter((a) => a.created_at <= now).map((a) => (a.completed_at !== null && a.completed_at > now ? { ...a, completed_at: null } : a))
+        : activities,
       closed_at: open ? null : closedAt,
       won: open ? null : won,
     });

@@ -1,6 +1,6 @@
 import { MIN_CLOSED_DEALS, type DealHistory, type ModelMetrics, type ModelUse, type StoredModel, type TeamContext } from './ai.types.js';
 import { featuresAt, stateAt, trainingMoments } from './features.js';
-import { applyPlatt, fitLogistic, fitPlatt, linearScore, type Design } from './logistic.js';
+import { applyPlatt, fitLogisticSparse, fitPlatt, linearScore, type Design } from './logistic.js';
 import { aucDifference, round4, scoreMetrics } from './metrics.js';
 import { SparseRows } from './sparse-rows.js';
 
@@ -45,7 +45,7 @@ function buildRows(closed: DealHistory[], ctx: TeamContext): Rows {
       labels.push(h.won ? 1 : 0);
       baselines.push((ctx.phases.get(stateAt(h, t).phase)?.probability ?? 0) / 100);
     }
-    count[d] = data.length - first[d]!;
+    count[d] = data.length - first[d];
   });
   return { data, label: Float64Array.from(labels), baseline: Float64Array.from(baselines), first, count };
 }
@@ -67,10 +67,16 @@ function fitCalibrated(rows: Rows, deals: readonly number[]): Fitted {
   const fitRows = rowsOf(rows, deals.slice(0, cut));
   const calibRows = rowsOf(rows, deals.slice(cut));
   const spec = rows.data.specOf(fitRows);
-  const logistic = fitLogistic(rows.data.design(fitRows, spec), fitRows.map((r) => rows.label[r]!));
+  const logistic = fitLogisticSparse(
+    rows.data.sparseDesign(fitRows, spec),
+    fitRows.map((r) => rows.label[r]!),
+  );
   const calib = rows.data.design(calibRows, spec);
   const scores = calibRows.map((_, i) => linearScore(logistic, calib.x, i * calib.p));
-  const platt = fitPlatt(scores, calibRows.map((r) => rows.label[r]!));
+  const platt = fitPlatt(
+    scores,
+    calibRows.map((r) => rows.label[r]!),
+  );
   return {
     predict: (design, i) => applyPlatt(platt, linearScore(logistic, design.x, i * design.p)),
     stored: { spec, logistic, platt },
@@ -97,7 +103,9 @@ function predictOn(rows: Rows, closed: DealHistory[], trainDeals: number[], eval
  * closed deal (the judged one left out the newest 20%, the most like the open deals of today).
  */
 export function trainModel(histories: DealHistory[], ctx: TeamContext, rates: StoredModel['rates']): TrainingOutcome {
-  const closed = histories.filter((h) => h.closed_at !== null && h.won !== null && trainingMoments(h).length > 0).sort((a, b) => a.closed_at! - b.closed_at! || (a.id < b.id ? -1 : 1));
+  const closed = histories
+    .filter((h) => h.closed_at !== null && h.won !== null && trainingMoments(h).length > 0)
+    .sort((a, b) => a.closed_at! - b.closed_at! || (a.id < b.id ? -1 : 1));
   if (closed.length < MIN_CLOSED_DEALS) return { model: null, metrics: null, used: 'none', closedDeals: closed.length, trainingRows: 0 };
   const rows = buildRows(closed, ctx);
   const all = closed.map((_, d) => d);
