@@ -1,4 +1,4 @@
-import type { ColumnType, Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 /** Timestamps are written as ISO strings; PostgreSQL hands back Date, SQLite the string. */
 export type Timestamp = ColumnType<Date | string, string, string>;
@@ -18,6 +18,8 @@ export interface TeamPhaseTable {
   name: string;
   position: number;
   probability: number;
+  /** What the panel shows (migration 0013); `name` is what the API reads and writes. */
+  label: Generated<string>;
 }
 
 export interface ApiKeyTable {
@@ -206,6 +208,8 @@ export interface VehiclePhaseTable {
   team_id: string;
   name: string;
   position: number;
+  /** What the panel shows (migration 0013). */
+  label: Generated<string>;
 }
 
 export interface VehicleTable {

@@ -130,7 +130,7 @@ describe.each(DIALECTS)('boards in one statement equal the column-by-column read
       ['fechamento', 8],
     ]);
     // Same JSON byte for byte: the fields in the same order too.
-    expect(Object.keys(board[4])).toEqual(['phase', 'probability', 'count', 'total_value', 'has_more', 'items']);
+    expect(Object.keys(board[4])).toEqual(['phase', 'label', 'probability', 'count', 'total_value', 'has_more', 'items']);
     expect(Object.keys(board[4].items[0])).toEqual([
       'id',
       'title',
@@ -222,7 +222,7 @@ describe.each(DIALECTS)('boards in one statement equal the column-by-column read
       }
     // The cards themselves are the API's vehicles, field for field, in the same order as before.
     const board = (await browser.get('/vehicles/board')).body.data.columns;
-    expect(Object.keys(board[1])).toEqual(['phase', 'count', 'items', 'has_more']);
+    expect(Object.keys(board[1])).toEqual(['phase', 'label', 'count', 'items', 'has_more']);
     expect(Object.keys(board[1].items[0])).toEqual([
       'id',
       'title',

@@ -54,8 +54,8 @@ describe.each(DIALECTS)('panel settings (%s)', (dialect) => {
     });
     expect(reordered.status).toBe(200);
     expect(reordered.body.data.slice(0, 2)).toEqual([
-      { name: 'qualificado', position: 1, probability: 25 },
-      { name: 'lead', position: 2, probability: 5 },
+      { name: 'qualificado', label: 'Qualificado', position: 1, probability: 25 },
+      { name: 'lead', label: 'Lead', position: 2, probability: 5 },
     ]);
     const api = await rig.h.key(teamId);
     expect((await api.post('/deals', { title: 'Hilux 2022', phase: 'proposta' })).status).toBe(201);
@@ -65,9 +65,9 @@ describe.each(DIALECTS)('panel settings (%s)', (dialect) => {
       'VALIDATION_ERROR',
       "Fase em uso não pode ser removida: 'proposta' (1 negócio). Mova esses registros para outra fase antes de removê-la.",
     );
-    expectError(await browser.put('/boards/deals/phases', { phases: [{ name: 'lead' }, { name: 'lead' }] }), 400, 'VALIDATION_ERROR', "Fase repetida: 'lead'");
+    expectError(await browser.put('/boards/deals/phases', { phases: [{ name: 'lead' }, { name: 'lead' }] }), 400, 'VALIDATION_ERROR', 'Fase já existe');
     const vehicles = await browser.get('/boards/vehicles/phases');
-    expect(vehicles.body.data[0]).toEqual({ name: 'entrada', position: 1 });
+    expect(vehicles.body.data[0]).toEqual({ name: 'entrada', label: 'Entrada', position: 1 });
     const renamed = await browser.put('/boards/vehicles/phases', { phases: [{ name: 'entrada' }, { name: 'oficina' }, { name: 'disponivel' }] });
     expect(renamed.body.data.map((p: any) => p.name)).toEqual(['entrada', 'oficina', 'disponivel']);
     expectError(await browser.get('/boards/clientes/phases'), 400, 'VALIDATION_ERROR', 'Quadro inválido: use deals ou vehicles');

@@ -9,6 +9,9 @@ import { DIALECTS, openTestDb, stepMigrator } from '../support/dialects.js';
 import { createHarness, type Harness } from '../support/harness.js';
 
 const VEHICLE_DEFAULTS = ['entrada', 'preparacao', 'documentacao', 'disponivel', 'reservado'];
+const VEHICLE_LABELS = ['Entrada', 'Preparação', 'Documentação', 'Disponível', 'Reservado'];
+const DEAL_LABELS = ['Lead', 'Qualificado', 'Proposta', 'Negociação', 'Fechamento'];
+const vehicleDefaults = () => VEHICLE_DEFAULTS.map((name, i) => ({ name, label: VEHICLE_LABELS[i], position: i + 1 }));
 
 /** The error a service call fails with. */
 async function failure(promise: Promise<unknown>): Promise<AppError> {
@@ -31,8 +34,8 @@ for (const dialect of DIALECTS) {
 
     it('a new team has the default deal pipeline and the default vehicle board', async () => {
       const t = await h.team();
-      expect(await h.services.phases.list(t.teamId, 'deals')).toEqual(DEFAULT_PHASES);
-      expect(await h.services.phases.list(t.teamId, 'vehicles')).toEqual(VEHICLE_DEFAULTS.map((name, i) => ({ name, position: i + 1 })));
+      expect(await h.services.phases.list(t.teamId, 'deals')).toEqual(DEFAULT_PHASES.map((p, i) => ({ ...p, label: DEAL_LABELS[i] })));
+      expect(await h.services.phases.list(t.teamId, 'vehicles')).toEqual(vehicleDefaults());
     });
 
     it('replaces a board in the given order; deal phases keep their probability unless given', async () => {
@@ -43,17 +46,17 @@ for (const dialect of DIALECTS) {
         { name: 'test_drive', probability: 40 },
       ]);
       expect(deals).toEqual([
-        { name: 'qualificado', position: 1, probability: 25 },
-        { name: 'lead', position: 2, probability: 5 },
-        { name: 'test_drive', position: 3, probability: 40 },
+        { name: 'qualificado', label: 'Qualificado', position: 1, probability: 25 },
+        { name: 'lead', label: 'Lead', position: 2, probability: 5 },
+        { name: 'test_drive', label: 'Test drive', position: 3, probability: 40 },
       ]);
       // The deals service sees the new pipeline.
       expect((await t.post('/deals', { title: 'x', phase: 'test_drive' })).status).toBe(201);
       expect((await t.post('/deals', { title: 'x', phase: 'proposta' })).body.error.message).toBe('Fase inválida');
       const vehicles = await h.services.phases.replace(t.teamId, 'vehicles', [{ name: 'entrada' }, { name: 'vitrine' }]);
       expect(vehicles).toEqual([
-        { name: 'entrada', position: 1 },
-        { name: 'vitrine', position: 2 },
+        { name: 'entrada', label: 'Entrada', position: 1 },
+        { name: 'vitrine', label: 'Vitrine', position: 2 },
       ]);
       // Boards are apart: the deal pipeline did not change.
       expect((await h.services.phases.list(t.teamId, 'deals')).map((p) => p.name)).toEqual(['qualificado', 'lead', 'test_drive']);
@@ -65,7 +68,7 @@ for (const dialect of DIALECTS) {
         [[t.teamId, 'deals', []], /ao menos uma fase/],
         [[t.teamId, 'deals', [{ name: 'nova' }]], /Informe a probabilidade da fase 'nova'/],
         [[t.teamId, 'deals', [{ name: 'lead', probability: 101 }]], /entre 0 e 100/],
-        [[t.teamId, 'deals', [{ name: 'lead' }, { name: 'lead' }]], /Fase repetida/],
+        [[t.teamId, 'deals', [{ name: 'lead' }, { name: 'lead' }]], /^Fase já existe$/],
         [[t.teamId, 'vehicles', [{ name: 'entrada', probability: 10 }]], /não têm probabilidade/],
         [[t.teamId, 'vehicles', [{ name: ' ' }]], /não pode ser vazio/],
         [[t.teamId, 'vehicles', [{ name: 'x'.repeat(51) }]], /no máximo 50/],
@@ -100,6 +103,94 @@ for (const dialect of DIALECTS) {
       const t = await h.team();
       await insertVehicle(h, t.teamId, 'reservado');
       await expect(h.testDb.db.kysely.deleteFrom('vehicle_phases').where('team_id', '=', t.teamId).where('name', '=', 'reservado').execute()).rejects.toThrow();
+    });
+  });
+
+  describe(`phase names and labels (${dialect})`, () => {
+    let h: Harness;
+    beforeAll(async () => {
+      h = await createHarness(dialect);
+    });
+    afterAll(() => h.close());
+
+    it('a phase typed as a label gets its name derived once; relabelling never changes the name', async () => {
+      const t = await h.team();
+      const kept = (await h.services.phases.list(t.teamId, 'deals')).map(({ name }) => ({ name }));
+      const added = await h.services.phases.replace(t.teamId, 'deals', [...kept, { label: '  Aguardando   financiamento ', probability: 60 }], {
+        typedAsLabels: true,
+      });
+      expect(added.at(-1)).toEqual({ name: 'aguardando_financiamento', label: 'Aguardando financiamento', position: 6, probability: 60 });
+      // A name that is not the board's, sent by the panel, is a label too (never stored as typed).
+      const typed = await h.services.phases.replace(t.teamId, 'vehicles', [{ name: 'entrada' }, { name: 'Pós-venda (garantia)' }], { typedAsLabels: true });
+      expect(typed[1]).toEqual({ name: 'posvenda_garantia', label: 'Pós-venda (garantia)', position: 2 });
+      const relabelled = await h.services.phases.replace(
+        t.teamId,
+        'deals',
+        added.map((p) => (p.name === 'aguardando_financiamento' ? { name: p.name, label: 'Financiamento em análise' } : { name: p.name })),
+        { typedAsLabels: true },
+      );
+      expect(relabelled.at(-1)).toEqual({ name: 'aguardando_financiamento', label: 'Financiamento em análise', position: 6, probability: 60 });
+      // The API still reads and writes names.
+      const deal = await t.post('/deals', { title: 'Onix', phase: 'aguardando_financiamento' });
+      expect(deal.status).toBe(201);
+      expect(deal.body.data.phase).toBe('aguardando_financiamento');
+      expect((await t.post('/deals', { title: 'Onix', phase: 'Financiamento em análise' })).body.error.message).toBe('Fase inválida');
+    });
+
+    it('names or labels equal once case, accents, spaces and invisible characters are ignored: 400 Fase já existe', async () => {
+      const t = await h.team();
+      const vehicles = (await h.services.phases.list(t.teamId, 'vehicles')).map(({ name }) => ({ name }));
+      for (const label of ['Entrada', 'ENTRADA', 'entrada\u200b', '\u200bEn trada', 'Preparacao', 'DISPONÍVEL', 'Docu\u00admentação']) {
+        const error = await failure(h.services.phases.replace(t.teamId, 'vehicles', [...vehicles, { label }], { typedAsLabels: true }));
+        expect([error.statusCode, error.code, error.message, error.extras.field], label).toEqual([400, 'VALIDATION_ERROR', 'Fase já existe', 'phases']);
+      }
+      // A label equal to another phase's name, or two new labels alike.
+      expect((await failure(h.services.phases.replace(t.teamId, 'vehicles', [{ name: 'entrada', label: 'Reservado' }, { name: 'reservado' }]))).message).toBe(
+        'Fase já existe',
+      );
+      expect(
+        (await failure(h.services.phases.replace(t.teamId, 'vehicles', [{ label: 'Vitrine' }, { label: 'vitrine ' }], { typedAsLabels: true }))).message,
+      ).toBe('Fase já existe');
+      expect((await failure(h.services.phases.replace(t.teamId, 'vehicles', [{ label: '🚗 !!' }], { typedAsLabels: true }))).message).toBe(
+        'O nome da fase precisa de ao menos uma letra ou número',
+      );
+      expect((await failure(h.services.phases.replace(t.teamId, 'vehicles', [{ label: '\u200b ' }], { typedAsLabels: true }))).message).toBe(
+        'O nome da fase não pode ser vazio',
+      );
+      expect(await h.services.phases.list(t.teamId, 'vehicles')).toEqual(vehicleDefaults());
+    });
+  });
+
+  describe(`migration 0013 on a database with data (${dialect})`, () => {
+    it('gives the existing phases of both boards their labels', async () => {
+      const testDb = await openTestDb(dialect, { migrate: false });
+      try {
+        const kysely = testDb.db.kysely;
+        const migrator = await stepMigrator(testDb.db);
+        expect((await migrator.migrateTo('0012-exact-search')).error).toBeUndefined();
+        const team = { id: newId(), name: 'Loja antiga', plan: 'starter' as const, alert_email: null, created_at: new Date().toISOString() };
+        await kysely.insertInto('teams').values(team).execute();
+        const deals = [
+          ...DEFAULT_PHASES.map(({ name, position, probability }) => ({ name, position, probability })),
+          { name: 'test_drive', position: 6, probability: 40 },
+        ];
+        await kysely
+          .insertInto('team_phases')
+          .values(deals.map((p) => ({ ...p, team_id: team.id })))
+          .execute();
+        await kysely
+          .insertInto('vehicle_phases')
+          .values(VEHICLE_DEFAULTS.map((name, i) => ({ team_id: team.id, name, position: i + 1 })))
+          .execute();
+
+        await migrateToLatest(testDb.db);
+        const { phases } = createServices(testDb.db);
+        expect((await phases.list(team.id, 'deals')).map((p) => p.label)).toEqual([...DEAL_LABELS, 'Test drive']);
+        expect(await phases.list(team.id, 'vehicles')).toEqual(vehicleDefaults());
+        expect((await kysely.selectFrom('team_phases').select('label').where('name', '=', 'negociacao').executeTakeFirstOrThrow()).label).toBe('Negociação');
+      } finally {
+        await testDb.close();
+      }
     });
   });
 
@@ -178,9 +269,7 @@ describe('autosales teams phases (CLI)', () => {
 
   it('lists and replaces either board', async () => {
     const team = await runCliJson(db.url, ['teams', 'create', '--name', 'Loja Quadros', '--json']);
-    expect(await runCliJson(db.url, ['teams', 'phases', '--team', team.id, '--board', 'vehicles', '--json'])).toEqual(
-      VEHICLE_DEFAULTS.map((name, i) => ({ name, position: i + 1 })),
-    );
+    expect(await runCliJson(db.url, ['teams', 'phases', '--team', team.id, '--board', 'vehicles', '--json'])).toEqual(vehicleDefaults());
     const set = await runCliJson(db.url, [
       'teams',
       'phases',
@@ -193,14 +282,14 @@ describe('autosales teams phases (CLI)', () => {
       '--json',
     ]);
     expect(set).toEqual([
-      { name: 'lead', position: 1, probability: 10 },
-      { name: 'qualificado', position: 2, probability: 25 },
-      { name: 'visita', position: 3, probability: 40 },
-      { name: 'fechamento', position: 4, probability: 90 },
+      { name: 'lead', label: 'Lead', position: 1, probability: 10 },
+      { name: 'qualificado', label: 'Qualificado', position: 2, probability: 25 },
+      { name: 'visita', label: 'Visita', position: 3, probability: 40 },
+      { name: 'fechamento', label: 'Fechamento', position: 4, probability: 90 },
     ]);
     const human = await runCli(db.url, ['teams', 'phases', '--team', team.id, '--board', 'vehicles', '--set', 'entrada,vitrine']);
     expect(human.code).toBe(0);
-    expect(human.stdout).toMatch(/position\s+name\n1\s+entrada\n2\s+vitrine/);
+    expect(human.stdout).toMatch(/position\s+name\s+label\n1\s+entrada\s+Entrada\n2\s+vitrine\s+Vitrine/);
     const bad = await runCli(db.url, ['teams', 'phases', '--team', team.id, '--board', 'vehicles', '--set', 'entrada:10']);
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toMatch(/não têm probabilidade/);

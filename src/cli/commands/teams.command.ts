@@ -86,7 +86,7 @@ export function teamsCommand(): Command {
       const phases = await withContext((ctx) =>
         opts.set === undefined ? ctx.phases.list(opts.team, board) : ctx.phases.replace(opts.team, board, parsePhaseList(opts.set)),
       );
-      print(!!opts.json, phases, () => table(phases, board === 'deals' ? ['position', 'name', 'probability'] : ['position', 'name']));
+      print(!!opts.json, phases, () => table(phases, board === 'deals' ? ['position', 'name', 'label', 'probability'] : ['position', 'name', 'label']));
     });
 
   return teams;

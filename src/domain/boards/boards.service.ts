@@ -58,6 +58,7 @@ export interface DealCard {
 
 export interface DealColumn {
   phase: string;
+  label: string;
   probability: number;
   count: number;
   total_value: number;
@@ -88,6 +89,7 @@ export interface VehicleCard {
 
 export interface VehicleColumn {
   phase: string;
+  label: string;
   count: number;
   items: VehicleCard[];
   has_more: boolean;
@@ -227,6 +229,7 @@ export function createBoardsService(db: Db, { clock }: { clock: Clock }) {
       const now = clock.now();
       const columns = phases.map((phase) => ({
         phase: phase.name,
+        label: phase.label,
         count: phase.count,
         ...vehiclePage(rowsOf.get(phase.name)!, limit, now),
       }));
@@ -248,6 +251,7 @@ export function createBoardsService(db: Db, { clock }: { clock: Clock }) {
       for (const row of cards) rowsOf.get(row.phase)!.push(row);
       const columns = phases.map((phase) => ({
         phase: phase.name,
+        label: phase.label,
         probability: phase.probability ?? 0,
         count: phase.count,
         total_value: fromCents(phase.total) ?? 0,

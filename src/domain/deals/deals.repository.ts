@@ -575,7 +575,7 @@ const activeBoardPg = compiledQuery('deals_board_full_postgres', (db: DbExecutor
           .as('c'),
       (join) => join.onTrue(),
     )
-    .select(['p.name as board_phase', 'p.probability as board_probability', 'p.n as board_n', 'p.total as board_total'])
+    .select(['p.name as board_phase', 'p.label as board_label', 'p.probability as board_probability', 'p.n as board_n', 'p.total as board_total'])
     .selectAll('c')
     .orderBy('p.position')
     .orderBy('c.value_cents', sortOrder('postgres', { field: 'value', direction: 'desc' }, true))
@@ -599,7 +599,16 @@ export async function activeDealsBoard(db: DbExecutor, dialect: DialectName, tea
     const cards: DealCardRow[] = [];
     for (const row of await activeBoardPg.execute(db, teamId, limit, now)) {
       if (phases.at(-1)?.name !== row.board_phase) {
-        phases.push(withTotals({ name: row.board_phase, position: phases.length, probability: row.board_probability, n: row.board_n, total: row.board_total }));
+        phases.push(
+          withTotals({
+            name: row.board_phase,
+            label: row.board_label,
+            position: phases.length,
+            probability: row.board_probability,
+            n: row.board_n,
+            total: row.board_total,
+          }),
+        );
       }
       // The card's own fields are read by name (boards.service.ts toCard); the phase's columns ride along.
       if (row.id !== null) cards.push(row as unknown as DealCardRow);

@@ -1,12 +1,18 @@
 import type { DbExecutor, Trx } from '../../storage/executor.js';
 import { compiledQuery } from '../../storage/compiled-query.js';
+import { defaultPhaseLabel } from './phase-names.js';
 import type { Board, BoardPhase } from './phases.types.js';
 
-export const listDealPhases = (db: DbExecutor, teamId: string): Promise<BoardPhase[]> =>
-  db.selectFrom('team_phases').select(['name', 'position', 'probability']).where('team_id', '=', teamId).orderBy('position').execute();
+/** A phase row's label: the stored one, or (a row written without one, e.g. by a script) its default. */
+const labelled = <P extends { name: string; label: string }>(row: P): P => (row.label ? row : { ...row, label: defaultPhaseLabel(row.name) });
 
-export const listVehiclePhases = (db: DbExecutor, teamId: string): Promise<BoardPhase[]> =>
-  db.selectFrom('vehicle_phases').select(['name', 'position']).where('team_id', '=', teamId).orderBy('position').execute();
+export const listDealPhases = async (db: DbExecutor, teamId: string): Promise<BoardPhase[]> =>
+  (await db.selectFrom('team_phases').select(['name', 'label', 'position', 'probability']).where('team_id', '=', teamId).orderBy('position').execute()).map(
+    labelled,
+  );
+
+export const listVehiclePhases = async (db: DbExecutor, teamId: string): Promise<BoardPhase[]> =>
+  (await db.selectFrom('vehicle_phases').select(['name', 'label', 'position']).where('team_id', '=', teamId).orderBy('position').execute()).map(labelled);
 
 export const listBoardPhases = (db: DbExecutor, teamId: string, board: Board): Promise<BoardPhase[]> =>
   board === 'deals' ? listDealPhases(db, teamId) : listVehiclePhases(db, teamId);
@@ -40,17 +46,19 @@ export async function writeBoard(trx: Trx, teamId: string, board: Board, phases:
   if (board === 'deals') {
     await trx
       .insertInto('team_phases')
-      .values(phases.map((p) => ({ team_id: teamId, name: p.name, position: p.position, probability: p.probability ?? 0 })))
+      .values(phases.map((p) => ({ team_id: teamId, name: p.name, label: p.label, position: p.position, probability: p.probability ?? 0 })))
       .onConflict((oc) =>
-        oc.columns(['team_id', 'name']).doUpdateSet((eb) => ({ position: eb.ref('excluded.position'), probability: eb.ref('excluded.probability') })),
+        oc
+          .columns(['team_id', 'name'])
+          .doUpdateSet((eb) => ({ label: eb.ref('excluded.label'), position: eb.ref('excluded.position'), probability: eb.ref('excluded.probability') })),
       )
       .execute();
     return;
   }
   await trx
     .insertInto('vehicle_phases')
-    .values(phases.map((p) => ({ team_id: teamId, name: p.name, position: p.position })))
-    .onConflict((oc) => oc.columns(['team_id', 'name']).doUpdateSet((eb) => ({ position: eb.ref('excluded.position') })))
+    .values(phases.map((p) => ({ team_id: teamId, name: p.name, label: p.label, position: p.position })))
+    .onConflict((oc) => oc.columns(['team_id', 'name']).doUpdateSet((eb) => ({ label: eb.ref('excluded.label'), position: eb.ref('excluded.position') })))
     .execute();
 }
 
@@ -76,7 +84,7 @@ export const dealPhasesWithTotalsQuery = (db: DbExecutor, teamId: string) =>
   db
     .selectFrom('team_phases')
     .leftJoin(phaseTotals(db, teamId, 'deals').as('t'), 't.phase', 'team_phases.name')
-    .select(['team_phases.name', 'team_phases.position', 'team_phases.probability', 't.n', 't.total'])
+    .select(['team_phases.name', 'team_phases.label', 'team_phases.position', 'team_phases.probability', 't.n', 't.total'])
     .where('team_phases.team_id', '=', teamId);
 
 /** The vehicle board's phases with their `ativo` vehicles and summed creation seconds: listVehiclePhases and boardTotalsByPhase in one statement. */
@@ -84,7 +92,7 @@ export const vehiclePhasesWithTotalsQuery = (db: DbExecutor, teamId: string) =>
   db
     .selectFrom('vehicle_phases')
     .leftJoin(phaseTotals(db, teamId, 'vehicles').as('t'), 't.phase', 'vehicle_phases.name')
-    .select(['vehicle_phases.name', 'vehicle_phases.position', 't.n', 't.total'])
+    .select(['vehicle_phases.name', 'vehicle_phases.label', 'vehicle_phases.position', 't.n', 't.total'])
     .where('vehicle_phases.team_id', '=', teamId);
 
 /** A phase of a board with its `ativo` records (0 when none: such a column is not read) and their summed value. */
@@ -99,7 +107,13 @@ export interface PhaseWithTotals extends BoardPhase {
  */
 export const withTotals = <P extends BoardPhase>(row: P & { n: unknown; total: unknown }): PhaseWithTotals => {
   const count = Number(row.n ?? 0);
-  const phase: PhaseWithTotals = { name: row.name, position: row.position, count, total: count === 0 ? 0 : Number(row.total) };
+  const phase: PhaseWithTotals = {
+    name: row.name,
+    label: row.label || defaultPhaseLabel(row.name),
+    position: row.position,
+    count,
+    total: count === 0 ? 0 : Number(row.total),
+  };
   if ('probability' in row) phase.probability = row.probability;
   return phase;
 };

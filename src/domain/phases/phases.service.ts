@@ -2,6 +2,7 @@ import type { Db } from '../../storage/db.js';
 import { AppError, notFound, validationError } from '../shared/errors.js';
 import { canonicalId } from '../shared/ids.js';
 import { findTeam } from '../teams/teams.repository.js';
+import { cleanPhaseLabel, defaultPhaseLabel, phaseKey, phaseNameFromLabel } from './phase-names.js';
 import * as repo from './phases.repository.js';
 import { BOARDS, MAX_PHASE_NAME, MAX_PHASES, type Board, type BoardPhase, type PhaseInput } from './phases.types.js';
 
@@ -31,27 +32,59 @@ export function parsePhaseList(text: string): PhaseInput[] {
     });
 }
 
-/** Checks a replacement list against the board's rules; returns it numbered in order. */
-function checkPhases(board: Board, input: PhaseInput[], current: BoardPhase[]): BoardPhase[] {
+export const phaseMessages = {
+  exists: 'Fase já existe',
+  empty: 'O nome da fase não pode ser vazio',
+  noLetters: 'O nome da fase precisa de ao menos uma letra ou número',
+} as const;
+
+/** The name and label of one entry of a replacement list (see PhaseInput), or the reason it has none. */
+function nameAndLabel(phase: PhaseInput, current: BoardPhase[], typedAsLabels: boolean): { name: string; label: string } {
+  let name = phase.name?.trim() ?? '';
+  let typed = phase.label === undefined ? undefined : cleanPhaseLabel(phase.label);
+  // In the panel a phase is typed as a label: a name that is not one of the board's is one.
+  if (typedAsLabels && name && !current.some((p) => p.name === name)) {
+    typed ??= cleanPhaseLabel(name);
+    name = '';
+  }
+  if (!name && !typed) throw validationError(phaseMessages.empty, 'phases');
+  if (typed !== undefined && !typed) throw validationError(phaseMessages.empty, 'phases');
+  if (!name) {
+    name = phaseNameFromLabel(typed!);
+    if (!name) throw validationError(phaseMessages.noLetters, 'phases');
+  }
+  for (const text of [name, typed ?? '']) {
+    if (text.length > MAX_PHASE_NAME) throw validationError(`O nome da fase deve ter no máximo ${MAX_PHASE_NAME} caracteres`, 'phases');
+  }
+  if (/[,:\p{Cc}]/u.test(name)) throw validationError(`Nome de fase inválido: '${name}' (sem vírgulas, dois-pontos ou caracteres de controle)`, 'phases');
+  const label = typed ?? current.find((p) => p.name === name)?.label ?? defaultPhaseLabel(name);
+  return { name, label };
+}
+
+/**
+ * Checks a replacement list against the board's rules; returns it numbered in order. Two phases may
+ * not share a name or a label once case, accents, spaces and invisible characters are ignored.
+ */
+function checkPhases(board: Board, input: PhaseInput[], current: BoardPhase[], typedAsLabels: boolean): BoardPhase[] {
   if (input.length === 0) throw validationError('Informe ao menos uma fase', 'phases');
   if (input.length > MAX_PHASES) throw validationError(`Um quadro tem no máximo ${MAX_PHASES} fases`, 'phases');
   const seen = new Set<string>();
   return input.map((phase, index) => {
-    const name = phase.name.trim();
-    if (!name) throw validationError('O nome da fase não pode ser vazio', 'phases');
-    if (name.length > MAX_PHASE_NAME) throw validationError(`O nome da fase deve ter no máximo ${MAX_PHASE_NAME} caracteres`, 'phases');
-    if (/[,:\p{Cc}]/u.test(name)) throw validationError(`Nome de fase inválido: '${name}' (sem vírgulas, dois-pontos ou caracteres de controle)`, 'phases');
-    if (seen.has(name)) throw validationError(`Fase repetida: '${name}'`, 'phases');
-    seen.add(name);
+    const { name, label } = nameAndLabel(phase, current, typedAsLabels);
+    const keys = new Set([phaseKey(name), phaseKey(label)]);
+    if ([...keys].some((key) => seen.has(key))) throw validationError(phaseMessages.exists, 'phases', { phase: label });
+    for (const key of keys) seen.add(key);
     if (board === 'vehicles') {
       if (phase.probability !== undefined) throw validationError('As fases do quadro de veículos não têm probabilidade', 'phases');
-      return { name, position: index + 1 };
+      return { name, label, position: index + 1 };
     }
     // A deal phase kept without a probability keeps the one it has.
     const probability = phase.probability ?? current.find((p) => p.name === name)?.probability;
-    if (probability === undefined) throw validationError(`Informe a probabilidade da fase '${name}' (0 a 100), por exemplo ${name}:50`, 'phases');
+    // Named as it was given: by its name (CLI) or its label (panel).
+    const shown = phase.name !== undefined && !typedAsLabels ? name : label;
+    if (probability === undefined) throw validationError(`Informe a probabilidade da fase '${shown}' (0 a 100), por exemplo ${name}:50`, 'phases');
     if (!Number.isFinite(probability) || probability < 0 || probability > 100) throw validationError('Probabilidade deve ser entre 0 e 100', 'phases');
-    return { name, position: index + 1, probability };
+    return { name, label, position: index + 1, probability };
   });
 }
 
@@ -75,14 +108,17 @@ export function createPhasesService(db: Db) {
       return repo.listBoardPhases(k, await teamOrThrow(teamId), checkBoard(board));
     },
 
-    /** Replaces the board's phases by `phases`, in that order; answers the board as stored. */
-    async replace(teamId: string, board: Board, phases: PhaseInput[]): Promise<BoardPhase[]> {
+    /**
+     * Replaces the board's phases by `phases`, in that order; answers the board as stored.
+     * `typedAsLabels` (the panel): an entry whose name is not one of the board's is a new phase's label.
+     */
+    async replace(teamId: string, board: Board, phases: PhaseInput[], { typedAsLabels = false } = {}): Promise<BoardPhase[]> {
       const team = await teamOrThrow(teamId);
       checkBoard(board);
       return k.transaction().execute(async (trx) => {
         if (db.dialect === 'postgres') await repo.lockTeam(trx, team);
         const current = await repo.listBoardPhases(trx, team, board);
-        const next = checkPhases(board, phases, current);
+        const next = checkPhases(board, phases, current, typedAsLabels);
         const removed = current.map((p) => p.name).filter((name) => !next.some((p) => p.name === name));
         const inUse = await repo.recordsInPhases(trx, team, board, removed);
         if (inUse.length) {

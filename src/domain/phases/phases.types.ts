@@ -4,14 +4,22 @@ export type Board = (typeof BOARDS)[number];
 
 /** A phase of a board, in board order. Deal phases carry a suggested win probability (percent); vehicle phases do not. */
 export interface BoardPhase {
+  /** What the API reads and writes; never changes once the phase exists. */
   name: string;
+  /** What people read (the panel); editable. */
+  label: string;
   position: number;
   probability?: number;
 }
 
-/** One phase of a replacement list: its name and, for the deal pipeline, its suggested probability. */
+/**
+ * One phase of a replacement list: its name (a kept phase, or a new one named by the CLI), or only
+ * its label (a new phase typed in the panel: the name is derived from it), or both (a kept phase
+ * relabelled); for the deal pipeline, its suggested probability.
+ */
 export interface PhaseInput {
-  name: string;
+  name?: string;
+  label?: string;
   probability?: number;
 }
 

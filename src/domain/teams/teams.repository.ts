@@ -2,6 +2,7 @@ import type { DbExecutor } from '../../storage/executor.js';
 import type { Phase } from './teams.types.js';
 import type { Updateable } from 'kysely';
 import type { NewTeamRow, TeamTable } from '../../storage/database.js';
+import { defaultPhaseLabel } from '../phases/phase-names.js';
 import { DEFAULT_VEHICLE_PHASES } from '../phases/phases.types.js';
 
 /** A team with its deal pipeline and its vehicle board. */
@@ -10,11 +11,11 @@ export async function insertTeam(db: DbExecutor, team: NewTeamRow, phases: Phase
     await trx.insertInto('teams').values(team).execute();
     await trx
       .insertInto('team_phases')
-      .values(phases.map((p) => ({ ...p, team_id: team.id })))
+      .values(phases.map((p) => ({ ...p, label: defaultPhaseLabel(p.name), team_id: team.id })))
       .execute();
     await trx
       .insertInto('vehicle_phases')
-      .values(vehiclePhases.map((name, index) => ({ team_id: team.id, name, position: index + 1 })))
+      .values(vehiclePhases.map((name, index) => ({ team_id: team.id, name, label: defaultPhaseLabel(name), position: index + 1 })))
       .execute();
   });
 }

@@ -536,7 +536,7 @@ const activeBoardPg = compiledQuery('vehicles_board_full_postgres', (db: DbExecu
           .as('c'),
       (join) => join.onTrue(),
     )
-    .select(['p.name as board_phase', 'p.n as board_n', 'p.total as board_total'])
+    .select(['p.name as board_phase', 'p.label as board_label', 'p.n as board_n', 'p.total as board_total'])
     .selectAll('c')
     .orderBy('p.position')
     .orderBy('c.created_at')
@@ -560,7 +560,7 @@ export async function activeVehiclesBoard(db: DbExecutor, dialect: DialectName, 
     const cards: VehicleCardRow[] = [];
     for (const row of await activeBoardPg.execute(db, teamId, limit)) {
       if (phases.at(-1)?.name !== row.board_phase)
-        phases.push(withTotals({ name: row.board_phase, position: phases.length, n: row.board_n, total: row.board_total }));
+        phases.push(withTotals({ name: row.board_phase, label: row.board_label, position: phases.length, n: row.board_n, total: row.board_total }));
       // The card's own fields are read by name (boards.service.ts toVehicleCard); the phase's columns ride along.
       if (row.id !== null) cards.push(row as unknown as VehicleCardRow);
     }

@@ -9,7 +9,7 @@ const tags = ['Quadros'];
 const badBoard = failure(
   'Unknown board, or an invalid phase list.',
   ['VALIDATION_ERROR', 'Quadro inválido: use deals ou vehicles'],
-  ['VALIDATION_ERROR', "Fase repetida: 'lead'"],
+  ['VALIDATION_ERROR', 'Fase já existe'],
 );
 
 /** Settings -> Boards: the same phases service as `autosales teams phases`. */
@@ -37,7 +37,7 @@ export function boardsRoutes(phases: PhasesService): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           operationId: 'replaceBoardPhases',
-          summary: 'Replace the phases of a board: names, order, suggested probabilities (manager)',
+          summary: 'Replace the phases of a board: labels, order, suggested probabilities (manager)',
           description: 'A phase that still has records (archived ones included) cannot be removed: 422 names it with its count.',
           params: BoardParams,
           body: PhasesBody,
@@ -52,7 +52,10 @@ export function boardsRoutes(phases: PhasesService): FastifyPluginAsyncTypebox {
           },
         },
       },
-      async (request) => ({ success: true as const, data: await phases.replace(panelOf(request).team.id, request.params.board as Board, request.body.phases) }),
+      async (request) => ({
+        success: true as const,
+        data: await phases.replace(panelOf(request).team.id, request.params.board as Board, request.body.phases, { typedAsLabels: true }),
+      }),
     );
   };
 }

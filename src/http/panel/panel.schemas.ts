@@ -222,7 +222,8 @@ export const DeliveryParams = Type.Object({ id: Type.String({ maxLength: 100 }),
 export const BoardParams = Type.Object({ board: Type.String({ maxLength: 20, description: 'deals (the pipeline) or vehicles (the vehicle board).' }) });
 export const BoardPhase = Type.Object(
   {
-    name: Type.String(),
+    name: Type.String({ description: 'What the API reads and writes (deal.phase, vehicle.phase); never changes.' }),
+    label: Type.String({ description: 'What people read: Negociação for negociacao. Editable.' }),
     position: Type.Integer(),
     probability: Type.Optional(Type.Number({ description: 'Suggested win probability, percent (deal pipeline only).' })),
   },
@@ -233,12 +234,25 @@ export const PhasesBody = Type.Object(
     phases: Type.Array(
       Type.Object(
         {
-          name: Type.String({ maxLength: 100 }),
+          name: Type.Optional(
+            Type.String({ maxLength: 100, description: 'A kept phase: its name. A name that is not one of the board’s is read as a new phase’s label.' }),
+          ),
+          label: Type.Optional(
+            Type.String({
+              maxLength: 100,
+              description:
+                'A new phase: its label alone (the name is derived once: "Aguardando financiamento" -> aguardando_financiamento). A kept phase: its new label.',
+            }),
+          ),
           probability: Type.Optional(Type.Number({ description: 'Deal pipeline only; a kept phase without one keeps its own.' })),
         },
         closed,
       ),
-      { maxItems: 100, description: 'The whole board, in order: renaming is removing one name and adding another.' },
+      {
+        maxItems: 100,
+        description:
+          'The whole board, in order. Relabelling keeps the name; a phase left out is removed. Two phases may not share a name or label once case, accents, spaces and invisible characters are ignored (400 Fase já existe).',
+      },
     ),
   },
   closed,
@@ -267,6 +281,7 @@ export const CardPage = <T extends TSchema>(card: T) =>
 export const DealColumn = Type.Object(
   {
     phase: Type.String(),
+    label: Type.String({ description: "The phase's label." }),
     probability: Type.Integer(),
     count: Type.Integer({ description: 'Deals of the column (with the filters), not only the ones answered.' }),
     total_value: Type.Number({ description: 'Summed value (BRL) of the deals of the column.' }),
@@ -317,7 +332,10 @@ export const VehicleCard = Type.Object(
   },
   { ...closed, title: 'VehicleCard' },
 );
-export const VehicleColumn = Type.Object({ phase: Type.String(), count: Type.Integer(), items: Type.Array(VehicleCard), has_more: Type.Boolean() }, closed);
+export const VehicleColumn = Type.Object(
+  { phase: Type.String(), label: Type.String(), count: Type.Integer(), items: Type.Array(VehicleCard), has_more: Type.Boolean() },
+  closed,
+);
 const VehicleFilters = {
   search: Type.Optional(Type.String({ maxLength: 200 })),
   brand: Type.Optional(Type.String({ maxLength: 100 })),

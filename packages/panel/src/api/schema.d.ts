@@ -370,7 +370,7 @@ export interface paths {
         /** The phases of a board, in order */
         get: operations["listBoardPhases"];
         /**
-         * Replace the phases of a board: names, order, suggested probabilities (manager)
+         * Replace the phases of a board: labels, order, suggested probabilities (manager)
          * @description A phase that still has records (archived ones included) cannot be removed: 422 names it with its count.
          */
         put: operations["replaceBoardPhases"];
@@ -5572,7 +5572,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         data: {
+                            /** @description What the API reads and writes (deal.phase, vehicle.phase); never changes. */
                             name: string;
+                            /** @description What people read: Negociação for negociacao. Editable. */
+                            label: string;
                             position: number;
                             /** @description Suggested win probability, percent (deal pipeline only). */
                             probability?: number;
@@ -5721,9 +5724,12 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description The whole board, in order: renaming is removing one name and adding another. */
+                    /** @description The whole board, in order. Relabelling keeps the name; a phase left out is removed. Two phases may not share a name or label once case, accents, spaces and invisible characters are ignored (400 Fase já existe). */
                     phases: {
-                        name: string;
+                        /** @description A kept phase: its name. A name that is not one of the board’s is read as a new phase’s label. */
+                        name?: string;
+                        /** @description A new phase: its label alone (the name is derived once: "Aguardando financiamento" -> aguardando_financiamento). A kept phase: its new label. */
+                        label?: string;
                         /** @description Deal pipeline only; a kept phase without one keeps its own. */
                         probability?: number;
                     }[];
@@ -5741,7 +5747,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         data: {
+                            /** @description What the API reads and writes (deal.phase, vehicle.phase); never changes. */
                             name: string;
+                            /** @description What people read: Negociação for negociacao. Editable. */
+                            label: string;
                             position: number;
                             /** @description Suggested win probability, percent (deal pipeline only). */
                             probability?: number;
@@ -5952,6 +5961,8 @@ export interface operations {
                         data: {
                             columns: {
                                 phase: string;
+                                /** @description The phase's label. */
+                                label: string;
                                 probability: number;
                                 /** @description Deals of the column (with the filters), not only the ones answered. */
                                 count: number;
@@ -7762,6 +7773,7 @@ export interface operations {
                         data: {
                             columns: {
                                 phase: string;
+                                label: string;
                                 count: number;
                                 items: {
                                     /** Format: uuid */
