@@ -18,6 +18,8 @@ import { createActivitiesService } from '../domain/activities/activities.service
 import { createFinancialService } from '../domain/financial/financial.service.js';
 import { createBoardsService } from '../domain/boards/boards.service.js';
 import { createScheduleService } from '../domain/schedule/schedule.service.js';
+import { createAiService } from '../domain/ai/ai.service.js';
+import { trainingRunner } from '../worker/ai-training-thread.js';
 
 export interface ServicesOptions {
   /** The time every service reads: the system clock unless a test (or a replay) injects another. */
@@ -30,6 +32,8 @@ export interface ServicesOptions {
   sessionSettings?: SessionSettings;
   /** WEBHOOK_ALLOW_PRIVATE_TARGETS: webhooks may name private, loopback and link-local hosts (false when absent). */
   allowPrivateWebhookTargets?: boolean;
+  /** The database's URL: win-probability training opens its own connection on a worker thread (absent: in this thread). */
+  databaseUrl?: string;
 }
 
 /**
@@ -64,6 +68,7 @@ export function createServices(db: Db, options: ServicesOptions = {}) {
     financial: createFinancialService(db, { clock, reads }),
     schedule: createScheduleService(db, { clock }),
     boards: createBoardsService(db, { clock }),
+    ai: createAiService(db, { clock, runTraining: trainingRunner(db, options.databaseUrl) }),
   };
 }
 
