@@ -1,10 +1,12 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, messages, type ErrorCode, type ErrorExtras, type PanelErrorCode } from '../domain/shared/errors.js';
-import { validationField, validationMessage } from './validation-messages.js';
+import { validationField, validationMessage, validationProblems } from './validation-messages.js';
 
 /**
- * The contract's error envelope. `field` and `details` are our additions (docs/interpretation.md):
- * present only when the error is about one field, or has a machine-readable detail.
+ * The contract's error envelope. `field`, `details` and `errors` are our additions
+ * (docs/interpretation.md): `field` when the error is about one field (the first one found), `details`
+ * when it has a machine-readable detail, and `errors` on a 400 VALIDATION_ERROR about fields: every
+ * invalid field found at once, each with its message (the first is `field` and `message`).
  */
 export const envelope = (code: ErrorCode | PanelErrorCode, message: string, extras: ErrorExtras = {}) => ({
   success: false as const,
@@ -13,6 +15,7 @@ export const envelope = (code: ErrorCode | PanelErrorCode, message: string, extr
     message,
     ...(extras.field !== undefined ? { field: extras.field } : {}),
     ...(extras.details !== undefined ? { details: extras.details } : {}),
+    ...(code === 'VALIDATION_ERROR' && extras.field !== undefined ? { errors: extras.errors ?? [{ field: extras.field, message }] } : {}),
   },
 });
 
@@ -46,7 +49,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if ('validation' in error && error.validation) {
       const part = error.validationContext ?? 'body';
       const field = validationField(error.validation as never, part);
-      return reply.status(400).send(envelope('VALIDATION_ERROR', validationMessage(error.validation as never, part), field === undefined ? {} : { field }));
+      const message = validationMessage(error.validation as never, part);
+      return reply
+        .status(400)
+        .send(envelope('VALIDATION_ERROR', message, field === undefined ? {} : { field, errors: validationProblems(error.validation as never, part) }));
     }
     const known = error.code ? FRAMEWORK_ERRORS[error.code] : undefined;
     if (known) return reply.status(known[0]).send(envelope(known[1], known[2]));

@@ -99,3 +99,19 @@ export function validationMessage(errors: ErrorObject[], part: Part): string {
       return `${label} '${field}' inválido`;
   }
 }
+
+/**
+ * Every field the errors are about, each with its message (the first error of each field, the first
+ * field being the one validationField reports), for `error.errors`.
+ */
+export function validationProblems(errors: ErrorObject[], part: Part): Array<{ field: string; message: string }> {
+  const first = reported(errors);
+  const problems: Array<{ field: string; message: string }> = [];
+  for (const error of [...(first ? [first] : []), ...errors]) {
+    if (error.keyword === 'anyOf') continue;
+    const field = validationField([error], part);
+    if (field === undefined || problems.some((p) => p.field === field)) continue;
+    problems.push({ field, message: validationMessage([error], part) });
+  }
+  return problems;
+}

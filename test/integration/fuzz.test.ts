@@ -305,7 +305,7 @@ function judge(request: InjectOptions, res: Response, announced: boolean): strin
   if (LEAK.test(res.text)) return `internal detail leaked: ${res.text.slice(0, 160)}`;
   if (res.status >= 400) {
     const error = body.error;
-    const extra = Object.keys(error ?? {}).filter((k) => !['code', 'message', 'field', 'details'].includes(k));
+    const extra = Object.keys(error ?? {}).filter((k) => !['code', 'message', 'field', 'details', 'errors'].includes(k));
     const ok =
       body.success === false &&
       Object.keys(body).sort().join() === 'error,success' &&
@@ -314,7 +314,13 @@ function judge(request: InjectOptions, res: Response, announced: boolean): strin
       typeof error.message === 'string' &&
       error.message.trim() !== '' &&
       extra.length === 0 &&
-      (error.field === undefined || typeof error.field === 'string');
+      (error.field === undefined || typeof error.field === 'string') &&
+      // Every invalid field at once: the first is the error's own field and message.
+      (error.errors === undefined ||
+        (Array.isArray(error.errors) &&
+          error.errors[0]?.field === error.field &&
+          error.errors[0]?.message === error.message &&
+          error.errors.every((e: { field?: unknown; message?: unknown }) => typeof e.field === 'string' && typeof e.message === 'string')));
     if (!ok) return `not the error envelope: ${res.text.slice(0, 160)}`;
     if (res.status === 501 && error.code !== 'NOT_IMPLEMENTED') return '501 without NOT_IMPLEMENTED';
     return null;

@@ -116,10 +116,10 @@ describe('OpenAPI document', () => {
     }
   });
 
-  it('the error envelope documents the optional field and details', () => {
+  it('the error envelope documents the optional field, details and errors', () => {
     const envelope = doc.paths['/api/v1/deals'].post.responses['400'].content['application/json'].schema;
     expect(envelope.properties.error.required.sort()).toEqual(['code', 'message']);
-    expect(Object.keys(envelope.properties.error.properties).sort()).toEqual(['code', 'details', 'field', 'message']);
+    expect(Object.keys(envelope.properties.error.properties).sort()).toEqual(['code', 'details', 'errors', 'field', 'message']);
     const phase = examplesOf(doc.paths['/api/v1/deals'].post.responses['400']).find((e) => e.error.message === 'Fase inválida');
     expect(phase.error).toEqual({
       code: 'VALIDATION_ERROR',

@@ -185,6 +185,25 @@ export interface paths {
                                     /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                     allowed?: string[];
                                 };
+                                /**
+                                 * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                                 * @example [
+                                 *       {
+                                 *         "field": "plate",
+                                 *         "message": "Placa inválida"
+                                 *       },
+                                 *       {
+                                 *         "field": "renavam",
+                                 *         "message": "RENAVAM inválido"
+                                 *       }
+                                 *     ]
+                                 */
+                                errors?: {
+                                    /** @description A body path or query parameter, as in `field`. */
+                                    field: string;
+                                    /** @description In Portuguese. */
+                                    message: string;
+                                }[];
                             };
                         };
                     };
@@ -3073,6 +3092,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -3127,6 +3165,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -3181,6 +3238,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -3237,6 +3313,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -3291,6 +3386,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -3458,6 +3572,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -3512,6 +3645,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -3566,6 +3718,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -3620,6 +3791,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -3674,6 +3864,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -3719,6 +3928,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -3773,6 +4001,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -3829,6 +4076,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -3883,6 +4149,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -4021,6 +4306,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -4075,6 +4379,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -4129,6 +4452,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -4183,6 +4525,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -4239,6 +4600,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -4293,6 +4673,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -4457,6 +4856,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -4511,6 +4929,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -4565,6 +5002,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -4619,6 +5075,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -4673,6 +5148,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -4718,6 +5212,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -4774,6 +5287,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -4828,6 +5360,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -4926,6 +5477,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -4980,6 +5550,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -5034,6 +5623,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -5088,6 +5696,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -5142,6 +5769,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -5187,6 +5833,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -5243,6 +5908,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -5297,6 +5981,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -5433,6 +6136,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -5487,6 +6209,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -5541,6 +6282,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -5597,6 +6357,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -5651,6 +6430,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -5867,6 +6665,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -5921,6 +6738,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -5975,6 +6811,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -6029,6 +6884,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -6083,6 +6957,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -6128,6 +7021,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -6173,6 +7085,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -6229,6 +7160,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -6283,6 +7233,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -6462,6 +7431,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -6516,6 +7504,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -6570,6 +7577,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -6624,6 +7650,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -6680,6 +7725,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -6734,6 +7798,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -6921,6 +8004,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -6975,6 +8077,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -7029,6 +8150,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -7083,6 +8223,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -7137,6 +8296,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -7182,6 +8360,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -7227,6 +8424,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -7283,6 +8499,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -7337,6 +8572,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -7435,6 +8689,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -7489,6 +8762,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -7543,6 +8835,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -7597,6 +8908,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -7651,6 +8981,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -7696,6 +9045,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -7752,6 +9120,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -7806,6 +9193,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -7965,6 +9371,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -8019,6 +9444,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -8073,6 +9517,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -8129,6 +9592,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -8183,6 +9665,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -8385,6 +9886,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -8439,6 +9959,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -8493,6 +10032,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -8547,6 +10105,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -8601,6 +10178,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -8646,6 +10242,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -8691,6 +10306,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -8747,6 +10381,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -8801,6 +10454,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -8944,6 +10616,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -8998,6 +10689,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -9052,6 +10762,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -9106,6 +10835,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -9162,6 +10910,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -9216,6 +10983,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -9404,6 +11190,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -9458,6 +11263,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -9512,6 +11336,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -9566,6 +11409,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -9620,6 +11482,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -9665,6 +11546,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -9710,6 +11610,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -9766,6 +11685,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -9820,6 +11758,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -9918,6 +11875,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -9972,6 +11948,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -10026,6 +12021,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -10080,6 +12094,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -10134,6 +12167,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -10179,6 +12231,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -10235,6 +12306,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -10289,6 +12379,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -10433,6 +12542,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -10487,6 +12615,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -10541,6 +12688,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -10597,6 +12763,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -10651,6 +12836,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -10705,6 +12909,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -10852,6 +13075,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -10906,6 +13148,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -10960,6 +13221,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -11014,6 +13294,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -11068,6 +13367,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -11113,6 +13431,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -11167,6 +13504,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -11223,6 +13579,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -11277,6 +13652,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -11331,6 +13725,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -11475,6 +13888,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -11529,6 +13961,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -11583,6 +14034,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -11639,6 +14109,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -11693,6 +14182,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -11747,6 +14255,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -11873,6 +14400,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -11927,6 +14473,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -11981,6 +14546,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -12035,6 +14619,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -12091,6 +14694,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -12145,6 +14767,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -12199,6 +14840,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -12353,6 +15013,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -12407,6 +15086,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -12461,6 +15159,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -12515,6 +15232,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -12569,6 +15305,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -12614,6 +15369,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -12669,6 +15443,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -12725,6 +15518,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -12779,6 +15591,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -12833,6 +15664,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -12959,6 +15809,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -13013,6 +15882,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -13067,6 +15955,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -13121,6 +16028,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -13175,6 +16101,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -13220,6 +16165,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -13276,6 +16240,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -13330,6 +16313,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -13384,6 +16386,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -13510,6 +16531,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -13564,6 +16604,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -13618,6 +16677,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -13672,6 +16750,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -13726,6 +16823,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -13771,6 +16887,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -13825,6 +16960,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -13881,6 +17035,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -13935,6 +17108,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -13989,6 +17181,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -14138,6 +17349,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -14192,6 +17422,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -14246,6 +17495,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -14302,6 +17570,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -14356,6 +17643,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -14410,6 +17716,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -14570,6 +17895,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -14624,6 +17968,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -14678,6 +18041,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -14732,6 +18114,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -14786,6 +18187,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -14831,6 +18251,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -14885,6 +18324,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -14941,6 +18399,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -14995,6 +18472,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -15049,6 +18545,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -15198,6 +18713,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -15252,6 +18786,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -15306,6 +18859,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -15362,6 +18934,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -15416,6 +19007,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -15470,6 +19080,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -15637,6 +19266,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -15691,6 +19339,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -15745,6 +19412,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -15801,6 +19487,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -15855,6 +19560,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -15909,6 +19633,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -16040,6 +19783,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -16094,6 +19856,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -16148,6 +19929,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -16202,6 +20002,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -16258,6 +20077,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -16312,6 +20150,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -16366,6 +20223,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -16524,6 +20400,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -16578,6 +20473,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -16632,6 +20546,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -16686,6 +20619,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -16740,6 +20692,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -16785,6 +20756,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -16840,6 +20830,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -16896,6 +20905,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -16950,6 +20978,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -17004,6 +21051,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -17135,6 +21201,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -17189,6 +21274,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -17243,6 +21347,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -17297,6 +21420,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -17351,6 +21493,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -17396,6 +21557,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -17452,6 +21632,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -17506,6 +21705,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -17560,6 +21778,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -17667,6 +21904,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -17721,6 +21977,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -17775,6 +22050,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -17831,6 +22125,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -17885,6 +22198,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -17939,6 +22271,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -18068,6 +22419,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -18122,6 +22492,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -18176,6 +22565,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -18230,6 +22638,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -18275,6 +22702,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -18331,6 +22777,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -18385,6 +22850,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -18439,6 +22923,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -18567,6 +23070,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -18621,6 +23143,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -18675,6 +23216,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -18729,6 +23289,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -18783,6 +23362,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -18828,6 +23426,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -18884,6 +23501,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -18938,6 +23574,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -18992,6 +23647,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -19088,6 +23762,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -19142,6 +23835,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -19196,6 +23908,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -19250,6 +23981,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -19304,6 +24054,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -19349,6 +24118,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -19405,6 +24193,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -19459,6 +24266,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -19513,6 +24339,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };

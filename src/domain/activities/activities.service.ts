@@ -6,7 +6,7 @@ import { checkLinks } from '../links/record-links.js';
 import { activityArmings } from '../schedule/schedule.rules.js';
 import { syncSchedule } from '../schedule/schedule.repository.js';
 import { isoNow, type Clock } from '../shared/clock.js';
-import { AppError, messages, notFound, validationError } from '../shared/errors.js';
+import { AppError, checkAll, messages, notFound, validationError } from '../shared/errors.js';
 import { canonicalId, newId } from '../shared/ids.js';
 import { pageOf, paginationOf, parseSort, type Pagination } from '../shared/list-query.js';
 import { foldText, searchDocument } from '../shared/text-search.js';
@@ -127,10 +127,16 @@ export function createActivitiesService(db: Db, { clock }: { clock: Clock }) {
     },
 
     async create(teamId: string, input: ActivityCreateInput, options: WriteOptions<ActivityView> = {}): Promise<ActivityView> {
-      const dueAt = dueAtOf(input.due_at);
-      if (dueAt === null && input.type !== 'note') throw validationError(activityMessages.dueAtRequired, 'due_at');
       return k.transaction().execute(async (trx) => {
-        const links = await checkLinks(trx, teamId, input);
+        let dueAt: string | null = null;
+        let links: Awaited<ReturnType<typeof checkLinks>> = {};
+        await checkAll(
+          () => {
+            dueAt = dueAtOf(input.due_at);
+            if (dueAt === null && input.type !== 'note') throw validationError(activityMessages.dueAtRequired, 'due_at');
+          },
+          async () => (links = await checkLinks(trx, teamId, input)),
+        );
         const now = isoNow(clock);
         const priority = input.priority ?? 'media';
         const row: NewActivityRow = {

@@ -1,4 +1,4 @@
-import { duplicateEntry, messages, notFound, validationError } from '../shared/errors.js';
+import { checkAllNow, duplicateEntry, messages, notFound, validationError } from '../shared/errors.js';
 import type { Db } from '../../storage/db.js';
 import type { DbExecutor, Trx } from '../../storage/executor.js';
 import type { ClientUpdate, NewClientRow } from '../../storage/database.js';
@@ -44,9 +44,18 @@ function checkFieldsApply(type: 'PF' | 'PJ', body: Partial<Record<ClientField, u
   if (wrong) throw validationError(`Campo '${wrong}' não se aplica a clientes do tipo ${type}`, wrong);
 }
 
-function checkTaxIds(state: Pick<ClientState, 'cpf' | 'cnpj'>) {
-  if (state.cpf !== null && !isValidCpf(state.cpf)) throw validationError(messages.cpfInvalid, 'cpf');
-  if (state.cnpj !== null && !isValidCnpj(state.cnpj)) throw validationError(messages.cnpjInvalid, 'cnpj');
+/** The rule checks of a client about to be written, every invalid field at once; the credit limit rounded to cents. */
+function checkClient(state: ClientState, body: Partial<Record<ClientField, unknown>>) {
+  checkAllNow(
+    () => checkFieldsApply(state.type, body),
+    () => {
+      if (state.cpf !== null && !isValidCpf(state.cpf)) throw validationError(messages.cpfInvalid, 'cpf');
+    },
+    () => {
+      if (state.cnpj !== null && !isValidCnpj(state.cnpj)) throw validationError(messages.cnpjInvalid, 'cnpj');
+    },
+    () => (state.credit_limit = fromCents(creditCents(state.credit_limit))),
+  );
 }
 
 function creditCents(value: number | null): number | null {
@@ -175,7 +184,6 @@ export function createClientsService(db: Db, { clock }: { clock: Clock }) {
     },
 
     async create(teamId: string, input: ClientCreateInput, options: WriteOptions<ClientView> = {}): Promise<ClientView> {
-      checkFieldsApply(input.type, input);
       const stamp = isoNow(clock);
       const now = toApiTimestamp(stamp);
       const state: ClientState = {
@@ -189,8 +197,7 @@ export function createClientsService(db: Db, { clock }: { clock: Clock }) {
         created_at: now,
         updated_at: now,
       };
-      checkTaxIds(state);
-      state.credit_limit = fromCents(creditCents(state.credit_limit));
+      checkClient(state, input);
       const client = toClientView(state);
       await guardDuplicates(() =>
         k.transaction().execute(async (trx) => {
@@ -210,12 +217,10 @@ export function createClientsService(db: Db, { clock }: { clock: Clock }) {
         k.transaction().execute(async (trx) => {
           const current = await loadForUpdate(trx, teamId, rawId);
           if (body.type !== undefined && body.type !== current.type) throw validationError("Campo 'type' não pode ser alterado", 'type');
-          checkFieldsApply(current.type, body);
           const next: ClientState = { ...current, status: 'active' };
           for (const field of sent) (next as unknown as Record<string, unknown>)[field] = body[field];
           if (body.address !== undefined) next.address = mergeAddress(current.address, body.address);
-          next.credit_limit = fromCents(creditCents(next.credit_limit));
-          checkTaxIds(next);
+          checkClient(next, body);
           const changed = TRACKED.filter((f) => !sameJson(current[f], next[f]));
           if (changed.length === 0) return { state: current, previous: {} };
           const stamp = isoNow(clock);

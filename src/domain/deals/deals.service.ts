@@ -1,4 +1,4 @@
-import { messages, notFound, validationError } from '../shared/errors.js';
+import { checkAll, messages, notFound, validationError } from '../shared/errors.js';
 import type { Db } from '../../storage/db.js';
 import type { DbExecutor, Trx } from '../../storage/executor.js';
 import type { DealUpdate } from '../../storage/database.js';
@@ -164,10 +164,20 @@ export function createDealsService(db: Db, { clock }: { clock: Clock }) {
       /** The checks, the row and its event, from one read of the phase, the client and the webhooks. */
       const prepare = async (executor: DbExecutor) => {
         const found = await repo.createLookup(executor, teamId, phaseName, clientId);
-        // The message is the contract's; the team's phases go in a documented detail.
-        if (!found.phase) throw validationError(messages.invalidPhase, 'phase', { allowed: (await listPhases(executor, teamId)).map((p) => p.name) });
-        if (input.client_id != null && !found.client) throw validationError(messages.clientNotFound, 'client_id');
-        const { phase, client } = found;
+        if (!found.phase || (input.client_id != null && !found.client)) {
+          // Every invalid field at once; the message is the contract's, the team's phases go in a documented detail.
+          await checkAll(
+            async () => {
+              if (!found.phase) throw validationError(messages.invalidPhase, 'phase', { allowed: (await listPhases(executor, teamId)).map((p) => p.name) });
+            },
+            () => {
+              if (input.client_id != null && !found.client) throw validationError(messages.clientNotFound, 'client_id');
+            },
+            () => centsOf(input.value),
+          );
+        }
+        const { client } = found;
+        const phase = found.phase!;
         const now = isoNow(clock);
         const priority = input.priority ?? 'media';
         const row: repo.CreatedDealRow = {
@@ -235,17 +245,21 @@ export function createDealsService(db: Db, { clock }: { clock: Clock }) {
         const current = toDealView(await loadForUpdate(trx, teamId, rawId));
         const next: DealView = { ...current };
         for (const field of sent) (next as unknown as Record<string, unknown>)[field] = body[field];
-        // Compare and echo the value as it will be stored (whole cents).
-        next.value = fromCents(centsOf(next.value));
-        if (body.phase !== undefined) {
-          const phase = await phaseOrThrow(trx, teamId, body.phase);
-          // A phase move without an explicit probability takes the new phase's suggestion.
-          if (body.probability === undefined && phase.name !== current.phase) next.probability = phase.probability;
-        }
-        if (body.client_id !== undefined && body.client_id !== current.client_id) {
-          next.client = body.client_id === null ? null : await clientOrThrow(trx, teamId, body.client_id);
-          next.client_id = next.client?.id ?? null;
-        }
+        await checkAll(
+          // Compare and echo the value as it will be stored (whole cents).
+          () => (next.value = fromCents(centsOf(next.value))),
+          async () => {
+            if (body.phase === undefined) return;
+            const phase = await phaseOrThrow(trx, teamId, body.phase);
+            // A phase move without an explicit probability takes the new phase's suggestion.
+            if (body.probability === undefined && phase.name !== current.phase) next.probability = phase.probability;
+          },
+          async () => {
+            if (body.client_id === undefined || body.client_id === current.client_id) return;
+            next.client = body.client_id === null ? null : await clientOrThrow(trx, teamId, body.client_id);
+            next.client_id = next.client?.id ?? null;
+          },
+        );
         const changed = DEAL_UPDATABLE.filter((f) => !sameJson(current[f], next[f]));
         if (changed.length === 0) return { deal: current, previous: {} };
 

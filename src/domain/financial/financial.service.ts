@@ -7,7 +7,7 @@ import { checkLinks } from '../links/record-links.js';
 import { financialArmings } from '../schedule/schedule.rules.js';
 import { syncSchedule } from '../schedule/schedule.repository.js';
 import { isoNow, type Clock } from '../shared/clock.js';
-import { AppError, messages, notFound, validationError } from '../shared/errors.js';
+import { AppError, checkAll, messages, notFound, validationError } from '../shared/errors.js';
 import { canonicalId, newId } from '../shared/ids.js';
 import { pageOf, paginationOf, parseSort, type Pagination } from '../shared/list-query.js';
 import { fromCents, toCents } from '../shared/money.js';
@@ -170,13 +170,20 @@ export function createFinancialService(db: Db, { clock }: { clock: Clock }) {
 
     /** POST: `pending` unless sent `paid` (then with its method; `paid_at` defaults to now, and `financial.paid` follows `financial.created`). */
     async create(teamId: string, input: FinancialCreateInput, options: WriteOptions<FinancialView> = {}): Promise<FinancialView> {
-      checkCategory(input.type, input.category);
-      const cents = centsOf(input.amount);
       const status = input.status ?? 'pending';
-      if (status === 'cancelled') throw validationError(financialMessages.createCancelled, 'status');
-      if (status === 'paid' && !input.payment_method) throw validationError(financialMessages.paymentMethodRequired, 'payment_method');
       return k.transaction().execute(async (trx) => {
-        const links = await checkLinks(trx, teamId, input);
+        let cents = 0;
+        let links: Awaited<ReturnType<typeof checkLinks>> = {};
+        // Every invalid field at once.
+        await checkAll(
+          () => checkCategory(input.type, input.category),
+          () => (cents = centsOf(input.amount)),
+          () => {
+            if (status === 'cancelled') throw validationError(financialMessages.createCancelled, 'status');
+            if (status === 'paid' && !input.payment_method) throw validationError(financialMessages.paymentMethodRequired, 'payment_method');
+          },
+          async () => (links = await checkLinks(trx, teamId, input)),
+        );
         const timeZone = await repo.teamTimeZone(trx, teamId);
         const now = isoNow(clock);
         const row: NewFinancialRow = {

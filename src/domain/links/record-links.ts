@@ -1,6 +1,6 @@
 import type { DbExecutor } from '../../storage/executor.js';
 import { findClientRef } from '../clients/clients.repository.js';
-import { messages, validationError } from '../shared/errors.js';
+import { checkAll, messages, validationError } from '../shared/errors.js';
 import { canonicalId } from '../shared/ids.js';
 import { findDealRef, findVehicleRef } from './record-links.repository.js';
 
@@ -28,8 +28,11 @@ export async function checkLinks(db: DbExecutor, teamId: string, input: LinkInpu
     if (!id || !(await find(id))) throw validationError(message, field);
     out[field] = id;
   };
-  await check('deal_id', (id) => findDealRef(db, teamId, id), messages.dealNotFound);
-  await check('client_id', (id) => findClientRef(db, teamId, id), messages.clientNotFound);
-  await check('vehicle_id', (id) => findVehicleRef(db, teamId, id), messages.vehicleNotFound);
+  // Every unknown link at once.
+  await checkAll(
+    () => check('deal_id', (id) => findDealRef(db, teamId, id), messages.dealNotFound),
+    () => check('client_id', (id) => findClientRef(db, teamId, id), messages.clientNotFound),
+    () => check('vehicle_id', (id) => findVehicleRef(db, teamId, id), messages.vehicleNotFound),
+  );
   return out;
 }

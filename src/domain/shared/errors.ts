@@ -25,6 +25,14 @@ export interface ErrorExtras {
   field?: string;
   /** Machine-readable detail, e.g. `{ allowed: [...] }` for `Fase inválida`. */
   details?: Record<string, unknown>;
+  /** Every invalid field found at once (the first is the error's own `field` and message). */
+  errors?: FieldProblem[];
+}
+
+/** One invalid field and its Portuguese message. */
+export interface FieldProblem {
+  field: string;
+  message: string;
 }
 
 /** A failure with a place in the contract: status, code and Portuguese message go to the client as they are. */
@@ -42,6 +50,59 @@ export class AppError extends Error {
 
 export const validationError = (message: string, field?: string, details?: Record<string, unknown>) =>
   new AppError(400, 'VALIDATION_ERROR', message, { ...(field ? { field } : {}), ...(details ? { details } : {}) });
+const isFieldCheck = (error: unknown): error is AppError => error instanceof AppError && error.statusCode === 400 && error.code === 'VALIDATION_ERROR';
+
+/** The field checks refused so far: the first error, and every field with its first message. */
+class Problems {
+  private first: AppError | undefined;
+  private readonly found: FieldProblem[] = [];
+
+  /** Notes a refused field check; any other error is thrown on. */
+  note(error: unknown): void {
+    if (!isFieldCheck(error)) throw error;
+    this.first ??= error;
+    const own = error.extras.errors ?? (error.extras.field === undefined ? [] : [{ field: error.extras.field, message: error.message }]);
+    for (const problem of own) if (!this.found.some((p) => p.field === problem.field)) this.found.push(problem);
+  }
+
+  /** Throws the first error with `errors` listing them all, if any was noted. */
+  done(): void {
+    if (this.first)
+      throw new AppError(400, 'VALIDATION_ERROR', this.first.message, { ...this.first.extras, ...(this.found.length ? { errors: this.found } : {}) });
+  }
+}
+
+/**
+ * Runs independent checks of one input and reports every invalid field at once: each check that
+ * throws a 400 VALIDATION_ERROR is noted and the next one runs; then the first such error is thrown
+ * with `errors` listing all of them (one per field, in the order checked). Any other error is thrown
+ * at once. Async checks run one after the other.
+ */
+export async function checkAll(...checks: Array<() => unknown>): Promise<void> {
+  const problems = new Problems();
+  for (const check of checks) {
+    try {
+      await check();
+    } catch (error) {
+      problems.note(error);
+    }
+  }
+  problems.done();
+}
+
+/** checkAll for synchronous checks. */
+export function checkAllNow(...checks: Array<() => void>): void {
+  const problems = new Problems();
+  for (const check of checks) {
+    try {
+      check();
+    } catch (error) {
+      problems.note(error);
+    }
+  }
+  problems.done();
+}
+
 export const notFound = (message: string) => new AppError(404, 'NOT_FOUND', message);
 export const duplicateEntry = (message: string, field?: string) => new AppError(422, 'DUPLICATE_ENTRY', message, field ? { field } : {});
 

@@ -6,7 +6,7 @@ import type { EventType } from '../events/event-types.js';
 import { recordEvents } from '../events/events.repository.js';
 import { findVehiclePhase, firstVehiclePhase, listVehiclePhases } from '../phases/phases.repository.js';
 import { isoNow, type Clock } from '../shared/clock.js';
-import { duplicateEntry, messages, notFound, validationError } from '../shared/errors.js';
+import { checkAll, duplicateEntry, messages, notFound, validationError } from '../shared/errors.js';
 import { canonicalId, newId } from '../shared/ids.js';
 import { pageOf, paginationOf, parseSort, sameJson, type Pagination } from '../shared/list-query.js';
 import { fromCents, lowerBoundCents, toCents, upperBoundCents } from '../shared/money.js';
@@ -35,23 +35,40 @@ function centsOf(value: number | null | undefined, field: 'price' | 'purchase_pr
   return cents;
 }
 
-/** Plate, RENAVAM and chassis of a body: each checked, in canonical form for the unique indexes. */
+/** Plate, RENAVAM and chassis of a body, in canonical form for the unique indexes (each checked). */
 function identifierKeys(v: Pick<VehicleView, 'plate' | 'renavam' | 'chassis'>) {
-  const plate = v.plate === null ? null : canonicalPlate(v.plate);
-  if (v.plate !== null && !plate) throw validationError(messages.plateInvalid, 'plate');
-  const renavam = v.renavam === null ? null : canonicalRenavam(v.renavam);
-  if (v.renavam !== null && !renavam) throw validationError(messages.renavamInvalid, 'renavam');
-  const chassis = v.chassis === null ? null : canonicalChassis(v.chassis);
-  if (v.chassis !== null && !chassis) throw validationError(messages.chassisInvalid, 'chassis');
-  return { plate_key: plate, renavam_key: renavam, chassis_key: chassis };
+  return { plate_key: plateKey(v), renavam_key: renavamKey(v), chassis_key: chassisKey(v) };
 }
 
-/** `manufacture_year` 1900..next year; `model_year` the same year or the one after (DECISIONS.md). */
-function checkYears(v: Pick<VehicleView, 'manufacture_year' | 'model_year'>, clock: Clock): void {
+function plateKey(v: Pick<VehicleView, 'plate'>): string | null {
+  const plate = v.plate === null ? null : canonicalPlate(v.plate);
+  if (v.plate !== null && !plate) throw validationError(messages.plateInvalid, 'plate');
+  return plate;
+}
+
+function renavamKey(v: Pick<VehicleView, 'renavam'>): string | null {
+  const renavam = v.renavam === null ? null : canonicalRenavam(v.renavam);
+  if (v.renavam !== null && !renavam) throw validationError(messages.renavamInvalid, 'renavam');
+  return renavam;
+}
+
+function chassisKey(v: Pick<VehicleView, 'chassis'>): string | null {
+  const chassis = v.chassis === null ? null : canonicalChassis(v.chassis);
+  if (v.chassis !== null && !chassis) throw validationError(messages.chassisInvalid, 'chassis');
+  return chassis;
+}
+
+/** `manufacture_year` 1900..next year (DECISIONS.md). */
+function checkManufactureYear(v: Pick<VehicleView, 'manufacture_year'>, clock: Clock): void {
   const nextYear = clock.now().getUTCFullYear() + 1;
   if (v.manufacture_year !== null && (v.manufacture_year < 1900 || v.manufacture_year > nextYear)) {
     throw validationError(`Ano de fabricação deve ser entre 1900 e ${nextYear}`, 'manufacture_year');
   }
+}
+
+/** `model_year` the same year as manufacture or the one after; without one, 1900..the year after next. */
+function checkModelYear(v: Pick<VehicleView, 'manufacture_year' | 'model_year'>, clock: Clock): void {
+  const nextYear = clock.now().getUTCFullYear() + 1;
   if (v.model_year === null) return;
   if (v.manufacture_year !== null) {
     if (v.model_year !== v.manufacture_year && v.model_year !== v.manufacture_year + 1) {
@@ -64,6 +81,27 @@ function checkYears(v: Pick<VehicleView, 'manufacture_year' | 'model_year'>, clo
 
 function checkFipe(v: Pick<VehicleView, 'fipe_code'>): void {
   if (v.fipe_code !== null && !isFipeCode(v.fipe_code)) throw validationError('Código FIPE inválido: use o formato NNNNNN-N', 'fipe_code');
+}
+
+/**
+ * The rule checks of a vehicle about to be written, every invalid field reported at once (in the
+ * order: years, FIPE code, plate, RENAVAM, chassis, prices, then `more`, e.g. the phase); prices are
+ * rounded to cents. `sent`: the fields a PUT sent (years and FIPE code are checked when sent).
+ */
+async function checkVehicle(v: VehicleView, clock: Clock, sent: readonly string[] | 'all', ...more: Array<() => Promise<unknown>>): Promise<void> {
+  const has = (field: string) => sent === 'all' || sent.includes(field);
+  const years = has('manufacture_year') || has('model_year');
+  await checkAll(
+    () => years && checkManufactureYear(v, clock),
+    () => years && checkModelYear(v, clock),
+    () => has('fipe_code') && checkFipe(v),
+    () => plateKey(v),
+    () => renavamKey(v),
+    () => chassisKey(v),
+    () => (v.price = fromCents(centsOf(v.price, 'price'))),
+    () => (v.purchase_price = fromCents(centsOf(v.purchase_price, 'purchase_price'))),
+    ...more,
+  );
 }
 
 /** Every stored column that derives from the view (what a PUT may change). */
@@ -258,14 +296,11 @@ export function createVehiclesService(db: Db, { clock }: { clock: Clock }) {
         created_at: toApiTimestamp(now),
         updated_at: toApiTimestamp(now),
       };
-      checkYears(vehicle, clock);
-      checkFipe(vehicle);
-      identifierKeys(vehicle);
-      vehicle.price = fromCents(centsOf(vehicle.price, 'price'));
-      vehicle.purchase_price = fromCents(centsOf(vehicle.purchase_price, 'purchase_price'));
       return k.transaction().execute(async (trx) => {
         // New vehicles start in the first phase of the team's board (`entrada` by default).
-        vehicle.phase = input.phase !== undefined ? await phaseOrThrow(trx, teamId, input.phase) : (await firstVehiclePhase(trx, teamId))!.name;
+        await checkVehicle(vehicle, clock, 'all', async () => {
+          vehicle.phase = input.phase !== undefined ? await phaseOrThrow(trx, teamId, input.phase) : (await firstVehiclePhase(trx, teamId))!.name;
+        });
         const row = { ...columnsOf(vehicle), id: vehicle.id, team_id: teamId, archived_at: null, created_at: now, updated_at: now } as NewVehicleRow;
         await repo.insertVehicle(trx, row).catch(rethrowDuplicate);
         await recordEvents(
@@ -288,12 +323,9 @@ export function createVehiclesService(db: Db, { clock }: { clock: Clock }) {
         const now = isoNow(clock);
         const next: VehicleView = { ...current };
         for (const field of sent) (next as unknown as Record<string, unknown>)[field] = body[field];
-        if (sent.includes('manufacture_year') || sent.includes('model_year')) checkYears(next, clock);
-        if (sent.includes('fipe_code')) checkFipe(next);
-        identifierKeys(next);
-        next.price = fromCents(centsOf(next.price, 'price'));
-        next.purchase_price = fromCents(centsOf(next.purchase_price, 'purchase_price'));
-        if (body.phase !== undefined && body.phase !== current.phase) next.phase = await phaseOrThrow(trx, teamId, body.phase);
+        await checkVehicle(next, clock, sent, async () => {
+          if (body.phase !== undefined && body.phase !== current.phase) next.phase = await phaseOrThrow(trx, teamId, body.phase);
+        });
         // Becoming `vendido` sets sold_at (now unless sent); leaving it clears it.
         if (next.status === 'vendido') {
           if (typeof body.sold_at === 'string') next.sold_at = toApiTimestamp(body.sold_at);

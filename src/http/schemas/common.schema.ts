@@ -63,6 +63,28 @@ export const ErrorEnvelope = Type.Object(
             },
           ),
         ),
+        errors: Type.Optional(
+          Type.Array(
+            Type.Object(
+              {
+                field: Type.String({ description: 'A body path or query parameter, as in `field`.' }),
+                message: Type.String({ description: 'In Portuguese.' }),
+              },
+              { additionalProperties: false },
+            ),
+            {
+              minItems: 1,
+              description:
+                'Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.',
+              examples: [
+                [
+                  { field: 'plate', message: 'Placa inválida' },
+                  { field: 'renavam', message: 'RENAVAM inválido' },
+                ],
+              ],
+            },
+          ),
+        ),
       },
       { additionalProperties: false },
     ),

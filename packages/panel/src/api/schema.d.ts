@@ -900,6 +900,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -1002,6 +1021,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -1050,6 +1088,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -1098,6 +1155,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -1164,6 +1240,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -1212,6 +1307,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -1276,6 +1390,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -1324,6 +1457,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -1372,6 +1524,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -1497,6 +1668,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -1600,6 +1790,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -1648,6 +1857,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -1731,6 +1959,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -1770,6 +2017,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -1853,6 +2119,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -1901,6 +2186,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -1940,6 +2244,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -2033,6 +2356,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -2072,6 +2414,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -2169,6 +2530,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -2217,6 +2597,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -2256,6 +2655,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -2304,6 +2722,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -2408,6 +2845,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -2456,6 +2912,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -2495,6 +2970,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -2543,6 +3037,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -2591,6 +3104,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -2669,6 +3201,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -2708,6 +3259,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -2756,6 +3326,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -2841,6 +3430,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -2880,6 +3488,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -2974,6 +3601,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -3022,6 +3668,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -3061,6 +3726,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -3129,6 +3813,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -3168,6 +3871,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -3216,6 +3938,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -3291,6 +4032,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -3330,6 +4090,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -3410,6 +4189,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -3449,6 +4247,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -3546,6 +4363,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -3585,6 +4421,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -3633,6 +4488,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -3731,6 +4605,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -3779,6 +4672,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -3818,6 +4730,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -3866,6 +4797,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -3965,6 +4915,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -4004,6 +4973,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -4052,6 +5040,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -4151,6 +5158,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -4199,6 +5225,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -4238,6 +5283,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -4286,6 +5350,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -4354,6 +5437,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -4393,6 +5495,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -4441,6 +5562,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -4519,6 +5659,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -4558,6 +5717,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -4606,6 +5784,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -4707,6 +5904,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -4746,6 +5962,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -4794,6 +6029,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -4871,6 +6125,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -4910,6 +6183,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -4958,6 +6250,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -5006,6 +6317,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -5117,6 +6447,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -5156,6 +6505,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -5204,6 +6572,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -5282,6 +6669,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -5321,6 +6727,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -5369,6 +6794,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -5457,6 +6901,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -5505,6 +6968,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -5544,6 +7026,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -5592,6 +7093,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -5666,6 +7186,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -5714,6 +7253,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -5753,6 +7311,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -5841,6 +7418,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -5889,6 +7485,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -5928,6 +7543,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -5976,6 +7610,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -6089,6 +7742,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -6128,6 +7800,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -6235,6 +7926,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -6274,6 +7984,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -6417,6 +8146,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -6465,6 +8213,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -6504,6 +8271,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -6654,6 +8440,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -6702,6 +8507,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -6741,6 +8565,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -6866,6 +8709,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -6905,6 +8767,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -6953,6 +8834,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -7101,6 +9001,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -7149,6 +9068,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -7188,6 +9126,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -7236,6 +9193,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -7321,6 +9297,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -7360,6 +9355,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -7408,6 +9422,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -7490,6 +9523,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -7529,6 +9581,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -7609,6 +9680,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -7648,6 +9738,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -7750,6 +9859,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -7789,6 +9917,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -7890,6 +10037,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -7929,6 +10095,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -8029,6 +10214,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -8068,6 +10272,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -8224,6 +10447,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -8272,6 +10514,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -8311,6 +10572,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -8496,6 +10776,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -8544,6 +10843,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -8583,6 +10901,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -8622,6 +10959,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -8752,6 +11108,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -8791,6 +11166,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -8839,6 +11233,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -9011,6 +11424,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -9059,6 +11491,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -9098,6 +11549,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -9146,6 +11616,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -9185,6 +11674,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -9270,6 +11778,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -9309,6 +11836,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -9357,6 +11903,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -9490,6 +12055,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -9538,6 +12122,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -9577,6 +12180,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -9776,6 +12398,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -9824,6 +12465,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -9863,6 +12523,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -9911,6 +12590,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -10077,6 +12775,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -10116,6 +12833,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -10164,6 +12900,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -10375,6 +13130,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -10423,6 +13197,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -10462,6 +13255,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -10510,6 +13322,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -10558,6 +13389,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -10643,6 +13493,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -10682,6 +13551,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -10730,6 +13618,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -10896,6 +13803,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -10935,6 +13861,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -10983,6 +13928,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -11294,6 +14258,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -11333,6 +14316,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -11381,6 +14383,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -11519,6 +14540,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -11567,6 +14607,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -11606,6 +14665,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -11740,6 +14818,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -11788,6 +14885,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -11827,6 +14943,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -11944,6 +15079,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -11983,6 +15137,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -12031,6 +15204,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -12176,6 +15368,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -12224,6 +15435,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -12263,6 +15493,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -12311,6 +15560,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -12359,6 +15627,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -12476,6 +15763,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -12515,6 +15821,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -12563,6 +15888,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -12680,6 +16024,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -12719,6 +16082,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -12767,6 +16149,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -12815,6 +16216,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -12960,6 +16380,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -13008,6 +16447,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -13047,6 +16505,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -13201,6 +16678,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -13249,6 +16745,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -13288,6 +16803,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -13442,6 +16976,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -13490,6 +17043,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -13529,6 +17101,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -13606,6 +17197,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -13645,6 +17255,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -13765,6 +17394,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -13804,6 +17452,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -13852,6 +17519,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -14008,6 +17694,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -14056,6 +17761,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -14095,6 +17819,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -14143,6 +17886,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -14263,6 +18025,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -14302,6 +18083,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -14350,6 +18150,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -14482,6 +18301,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -14530,6 +18368,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -14569,6 +18426,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
@@ -14617,6 +18493,25 @@ export interface operations {
                                 /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
                                 allowed?: string[];
                             };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
                         };
                     };
                 };
