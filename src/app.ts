@@ -47,7 +47,15 @@ export interface AppOptions {
   onRoute?: (route: RouteOptions) => void;
   /** Sign-in throttling of the panel (per address and per e-mail); in memory unless given (server.ts passes Redis when configured). */
   signInLimiter?: SignInLimiter;
+  /**
+   * The address people open the panel at, for the links the server answers (password links): PUBLIC_URL,
+   * or the server's configured address (server.ts). Read when a link is made; never taken from a request.
+   */
+  publicUrl?: () => string;
 }
+
+/** The default `serve` address, for an app built without one (tests). */
+const DEFAULT_PUBLIC_URL = 'http://127.0.0.1:3000';
 
 /** Builds the whole HTTP service around a database. Never listens: server.ts and tests decide that. */
 export async function buildApp({
@@ -60,6 +68,7 @@ export async function buildApp({
   metricsAccess = 'off',
   onRoute,
   signInLimiter = createSignInLimiter(),
+  publicUrl = () => DEFAULT_PUBLIC_URL,
 }: AppOptions): Promise<FastifyInstance> {
   const guard = methodGuard();
   const app = Fastify({
@@ -109,7 +118,7 @@ export async function buildApp({
     },
     { prefix: '/api/v1' },
   );
-  await app.register(panelApi({ ...services, signInLimiter }), { prefix: PANEL_PREFIX });
+  await app.register(panelApi({ ...services, signInLimiter, publicUrl }), { prefix: PANEL_PREFIX });
   await registerPanelApp(app);
   guard.close(app);
   return app;

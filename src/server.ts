@@ -1,6 +1,7 @@
+import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
-import { sessionSettingsOf, type Config } from './config.js';
+import { panelBaseUrl, sessionSettingsOf, type Config } from './config.js';
 import { createDb, type Db } from './storage/db.js';
 import { migrateToLatest } from './storage/migrator.js';
 import { createConfiguredWorker } from './worker/worker-runtime.js';
@@ -52,6 +53,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     databaseUrl: config.databaseUrl,
   });
   const metrics = createMetrics(metricsSources(db, services));
+  let publicUrl = panelBaseUrl(config);
   const app = await buildApp({
     db,
     services,
@@ -62,11 +64,14 @@ export async function startServer(config: Config): Promise<RunningServer> {
     metricsAccess: metricsAccessFor(config.metrics),
     // Panel sign-in throttling shares the counters of every process through Redis when configured.
     signInLimiter: createSignInLimiter({ redis }),
+    // Links use PUBLIC_URL, or this server's configured address (its real port once listening, for PORT=0).
+    publicUrl: () => publicUrl,
   });
   const connections = gracefulDrain(app);
   // Long enough for slow clients, short enough that a stuck connection cannot hold a socket forever.
   app.server.requestTimeout = 30_000;
   const address = await app.listen({ port: config.port, host: config.host });
+  publicUrl = panelBaseUrl({ ...config, port: (app.server.address() as AddressInfo).port });
   const { port: metricsPort, host: metricsHost } = config.metrics;
   const metricsServer =
     metricsPort === null

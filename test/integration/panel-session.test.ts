@@ -19,7 +19,10 @@ describe.each(DIALECTS)('panel sessions (%s)', (dialect) => {
     h = await createHarness(dialect, {
       clock,
       passwordHashing: TEST_HASHING,
-      signInLimiter: createSignInLimiter({ keyPrefix: `t${Math.random()}`, limits: { perAddress: 1000, perEmail: 3, windowSeconds: 900 } }),
+      signInLimiter: createSignInLimiter({
+        keyPrefix: `t${Math.random()}`,
+        limits: { perAddress: 1000, perPair: 3, perEmail: 6, passwordPerSession: 2, passwordPerUser: 3, windowSeconds: 900 },
+      }),
     });
   });
   afterAll(() => h.close());
@@ -188,15 +191,61 @@ describe.each(DIALECTS)('panel sessions (%s)', (dialect) => {
     expectError(await panelBrowser(h).get(`/password-links/${later.token}`), 404, 'NOT_FOUND', LINK);
   });
 
-  it('sign-in is throttled per e-mail (failures), with Retry-After, and a success clears the count', async () => {
+  it('sign-in failures are throttled per (e-mail, address), with Retry-After; a success from that address clears its count', async () => {
     const { email } = await signedIn(h);
     const browser = panelBrowser(h, '10.1.1.1');
     for (let i = 0; i < 2; i++) expectError(await browser.signIn(email, 'senha-errada-xx'), 401, 'UNAUTHORIZED', INVALID);
     expect((await browser.signIn(email)).status).toBe(200);
     for (let i = 0; i < 3; i++) expectError(await browser.signIn(email, 'senha-errada-xx'), 401, 'UNAUTHORIZED', INVALID);
-    const refused = await panelBrowser(h, '10.9.9.9').signIn(email);
+    const refused = await browser.signIn(email);
     expectError(refused, 429, 'RATE_LIMIT_EXCEEDED');
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(refused.headers.ratelimit).toMatch(/^"signin-pair"/);
+    // Another address is not this pair: the owner signs in.
+    expect((await panelBrowser(h, '10.1.1.9').signIn(email)).status).toBe(200);
+  });
+
+  it('whoever knows an e-mail cannot lock its owner out: over the e-mail budget, only addresses that failed for it wait', async () => {
+    const { email } = await signedIn(h);
+    // Two attacking addresses spend the e-mail's budget (6 failures; 3 per pair).
+    for (const ip of ['10.6.6.1', '10.6.6.2']) {
+      const attacker = panelBrowser(h, ip);
+      for (let i = 0; i < 3; i++) expectError(await attacker.signIn(email, `chute-${ip}-${i}`), 401, 'UNAUTHORIZED', INVALID);
+      expectError(await attacker.signIn(email, 'mais-um-chute'), 429, 'RATE_LIMIT_EXCEEDED');
+    }
+    // A third address gets one guess; having failed for the e-mail, it then waits for the e-mail's window.
+    const third = panelBrowser(h, '10.6.6.3');
+    expectError(await third.signIn(email, 'chute-do-terceiro'), 401, 'UNAUTHORIZED', INVALID);
+    const waiting = await third.signIn(email);
+    expectError(waiting, 429, 'RATE_LIMIT_EXCEEDED');
+    expect(waiting.headers.ratelimit).toMatch(/^"signin-email"/);
+    // The owner, from an address with no recent failure for the e-mail, signs in with the right password.
+    expect((await panelBrowser(h, '10.6.6.9').signIn(email)).status).toBe(200);
+    expect((await panelBrowser(h, '10.6.6.10').signIn(email)).status).toBe(200);
+  });
+
+  it('the current password of a password change is checked at most 2 times per session and 3 per user (429 with Retry-After, nothing hashed)', async () => {
+    const { browser, email } = await signedIn(h);
+    const other = panelBrowser(h);
+    expect((await other.signIn(email)).status).toBe(200);
+    const guess = (b: typeof browser, current: string) => b.put('/me/password', { current_password: current, new_password: 'nova-senha-do-invasor' });
+    for (let i = 0; i < 2; i++) expectError(await guess(browser, `chute-${i}-errado`), 400, 'VALIDATION_ERROR', 'A senha atual não confere');
+    // This session is out of guesses, even with the right password; the new one is not set.
+    const perSession = await guess(browser, PASSWORD);
+    expectError(perSession, 429, 'RATE_LIMIT_EXCEEDED');
+    expect(Number(perSession.headers['retry-after'])).toBeGreaterThan(0);
+    expect(perSession.headers.ratelimit).toMatch(/^"password-session"/);
+    // Another session of the same user: one more wrong guess fills the user's budget.
+    expectError(await guess(other, 'chute-da-outra-sessao'), 400, 'VALIDATION_ERROR', 'A senha atual não confere');
+    const perUser = await guess(other, PASSWORD);
+    expectError(perUser, 429, 'RATE_LIMIT_EXCEEDED');
+    expect(perUser.headers.ratelimit).toMatch(/^"password-user"/);
+    expect((await panelBrowser(h).signIn(email)).status).toBe(200); // the password is unchanged
+    expectError(await panelBrowser(h).signIn(email, 'nova-senha-do-invasor'), 401, 'UNAUTHORIZED', INVALID);
+    // A too-short new password is not a guess: it does not count.
+    const { browser: fresh } = await signedIn(h);
+    for (let i = 0; i < 3; i++) expectError(await fresh.put('/me/password', { current_password: PASSWORD, new_password: 'curta' }), 400, 'VALIDATION_ERROR');
+    expect((await fresh.put('/me/password', { current_password: PASSWORD, new_password: 'nova-senha-segura' })).status).toBe(204);
   });
 });
 
@@ -205,7 +254,7 @@ describe.each(DIALECTS)('panel sign-in throttling per address (%s)', (dialect) =
   beforeAll(async () => {
     h = await createHarness(dialect, {
       passwordHashing: TEST_HASHING,
-      signInLimiter: createSignInLimiter({ keyPrefix: `a${Math.random()}`, limits: { perAddress: 3, perEmail: 100, windowSeconds: 900 } }),
+      signInLimiter: createSignInLimiter({ keyPrefix: `a${Math.random()}`, limits: { perAddress: 3 } }),
     });
   });
   afterAll(() => h.close());

@@ -54,14 +54,21 @@ export async function injectJson<T = any>(app: FastifyInstance, options: InjectO
 
 export async function createHarness(
   dialect: DialectName,
-  options: { clock?: Clock } & ServicesOptions & { signInLimiter?: SignInLimiter; trustProxy?: boolean } = {},
+  options: { clock?: Clock } & ServicesOptions & { signInLimiter?: SignInLimiter; trustProxy?: boolean; publicUrl?: string } = {},
 ): Promise<Harness> {
   const testDb = await openTestDb(dialect);
-  const { signInLimiter, trustProxy, ...serviceOptions } = options;
+  const { signInLimiter, trustProxy, publicUrl, ...serviceOptions } = options;
   const services = createServices(testDb.db, serviceOptions);
   const { teams, keys } = services;
   const routes: RouteOptions[] = [];
-  const app = await buildApp({ db: testDb.db, services, signInLimiter, trustProxy, onRoute: (route) => void routes.push(route) });
+  const app = await buildApp({
+    db: testDb.db,
+    services,
+    signInLimiter,
+    trustProxy,
+    ...(publicUrl ? { publicUrl: () => publicUrl } : {}),
+    onRoute: (route) => void routes.push(route),
+  });
   // Every answer the suite receives is checked against the service's own OpenAPI document.
   app.addHook('onSend', async (request, reply, payload) => {
     reply.header('x-test-route', request.routeOptions.url ?? '');

@@ -39,6 +39,8 @@ export interface PanelDeps {
   phases: PhasesService;
   webhooks: WebhooksService;
   signInLimiter: SignInLimiter;
+  /** Where people open the panel, for the links the routes answer (PUBLIC_URL or the server's own address). */
+  publicUrl: () => string;
   deals: DealsService;
   boards: BoardsService;
   vehicles: VehiclesService;

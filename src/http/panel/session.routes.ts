@@ -61,13 +61,13 @@ export function sessionRoutes({ sessions, users, teams, signInLimiter }: Session
           operationId: 'signIn',
           summary: 'Sign in',
           description:
-            'Sets the `autosales_session` cookie (HttpOnly, SameSite=Lax, Secure behind HTTPS). The same message for an unknown e-mail, a wrong password and a deactivated user. Throttled per address and per e-mail.',
+            'Sets the `autosales_session` cookie (HttpOnly, SameSite=Lax, Secure behind HTTPS). The same message for an unknown e-mail, a wrong password and a deactivated user. Throttled per address, per (e-mail, address) and per e-mail; an address with no recent failure for the e-mail is never refused for the e-mail.',
           body: SignInBody,
           response: {
             200: { ...SessionAnswer, description: 'Signed in.' },
             400: failure('Malformed body.', ['VALIDATION_ERROR', "Campo 'email' é obrigatório"]),
             401: failure('Wrong e-mail or password.', ['UNAUTHORIZED', userMessages.invalidCredentials]),
-            429: failure('Too many attempts from this address or for this e-mail.', [
+            429: failure('Too many attempts from this address, or failures for this e-mail from it.', [
               'RATE_LIMIT_EXCEEDED',
               'Limite de requisições excedido. Tente novamente em 42 s.',
             ]),
@@ -80,10 +80,10 @@ export function sessionRoutes({ sessions, users, teams, signInLimiter }: Session
         if (decision && !decision.allowed) throw tooManyRequests(reply, decision);
         const user = await users.authenticate(email, password);
         if (!user) {
-          await failOpen(request, () => signInLimiter.failed(email));
+          await failOpen(request, () => signInLimiter.failed(request.ip, email));
           throw new AppError(401, 'UNAUTHORIZED', userMessages.invalidCredentials);
         }
-        await failOpen(request, () => signInLimiter.succeeded(email));
+        await failOpen(request, () => signInLimiter.succeeded(request.ip, email));
         return signIn(request, reply, user);
       },
     );
@@ -133,7 +133,8 @@ export function sessionRoutes({ sessions, users, teams, signInLimiter }: Session
           tags,
           operationId: 'changePassword',
           summary: 'Change my password',
-          description: 'Every other session of the user ends; this one goes on.',
+          description:
+            'Every other session of the user ends; this one goes on. Wrong current passwords are throttled per session and per user, as sign-in is: over budget, 429 before the password is checked.',
           body: ChangePasswordBody,
           response: {
             204: NoContent,
@@ -144,12 +145,25 @@ export function sessionRoutes({ sessions, users, teams, signInLimiter }: Session
             ),
             401: unauthorized,
             403: csrf,
+            429: failure('Too many wrong current passwords in this session or for this user.', [
+              'RATE_LIMIT_EXCEEDED',
+              'Limite de requisições excedido. Tente novamente em 42 s.',
+            ]),
           },
         },
       },
       async (request, reply) => {
         const context = panelOf(request);
-        await users.changePassword(context.user.id, request.body.current_password, request.body.new_password, context.sessionId);
+        const decision = await failOpen(request, () => signInLimiter.passwordCheck(context.sessionId, context.user.id));
+        if (decision && !decision.allowed) throw tooManyRequests(reply, decision);
+        try {
+          await users.changePassword(context.user.id, request.body.current_password, request.body.new_password, context.sessionId);
+        } catch (error) {
+          // Only a wrong current password counts (a too-short new one is not a guess).
+          if (error instanceof AppError && error.extras.field === 'current_password')
+            await failOpen(request, () => signInLimiter.passwordCheckFailed(context.sessionId, context.user.id));
+          throw error;
+        }
         return reply.status(204).send(null);
       },
     );

@@ -1,22 +1,23 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
 import { userMessages, type UsersService } from '../../domain/users/users.service.js';
 import type { PasswordLink } from '../../domain/users/users.types.js';
 import { crudRoutes } from '../crud-routes.js';
 import { invalidBody, owner, panelSurface, seller, teamOf } from './panel-surface.js';
 import { failure, List, PasswordLinkAnswer, Success, User, UserCreateBody, UserUpdateBody, UserWithLink } from './panel.schemas.js';
 
-/** `https://host` of the request (honours X-Forwarded-* behind TRUST_PROXY): where the panel is, for links. */
-export const originOf = (request: FastifyRequest): string => `${request.protocol}://${request.host}`;
-const linkUrl = (request: FastifyRequest, link: PasswordLink) => ({
-  set_password_url: `${originOf(request)}/definir-senha/${link.token}`,
+/**
+ * A password link's answer. The address is the configured one (PUBLIC_URL, or the server's own), never
+ * a request header: a forged `Host` must not put someone else's address in a link the owner passes on.
+ */
+const linkUrl = (publicUrl: () => string, link: PasswordLink) => ({
+  set_password_url: `${publicUrl()}/definir-senha/${link.token}`,
   set_password_expires_at: link.expires_at,
 });
 
 const notAPerson = { 404: failure('Not a person of this team.', ['NOT_FOUND', userMessages.userNotFound]) };
 
 /** Settings -> People: the team's users, their invitations and password links (owner), the list for everyone. */
-export function usersRoutes({ users }: { users: UsersService }): FastifyPluginAsyncTypebox {
+export function usersRoutes({ users, publicUrl }: { users: UsersService; publicUrl: () => string }): FastifyPluginAsyncTypebox {
   return async (app) => {
     const routes = crudRoutes(app, panelSurface({ tags: ['Pessoas'], read: seller, write: owner }), '/users');
     routes.list({
@@ -36,7 +37,7 @@ export function usersRoutes({ users }: { users: UsersService }): FastifyPluginAs
       },
       write: async (request) => {
         const { user, link } = await users.create({ teamId: teamOf(request), ...request.body });
-        return { ...user, ...linkUrl(request, link!) };
+        return { ...user, ...linkUrl(publicUrl, link!) };
       },
     });
     routes.update({
@@ -57,7 +58,7 @@ export function usersRoutes({ users }: { users: UsersService }): FastifyPluginAs
       summary: 'A new one-time password link for a person (owner); earlier links stop working',
       answer: Success(PasswordLinkAnswer),
       errors: notAPerson,
-      write: async (request) => linkUrl(request, await users.passwordLink(teamOf(request), request.params.id)),
+      write: async (request) => linkUrl(publicUrl, await users.passwordLink(teamOf(request), request.params.id)),
     });
   };
 }

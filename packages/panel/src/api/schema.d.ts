@@ -16,7 +16,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in
-         * @description Sets the `autosales_session` cookie (HttpOnly, SameSite=Lax, Secure behind HTTPS). The same message for an unknown e-mail, a wrong password and a deactivated user. Throttled per address and per e-mail.
+         * @description Sets the `autosales_session` cookie (HttpOnly, SameSite=Lax, Secure behind HTTPS). The same message for an unknown e-mail, a wrong password and a deactivated user. Throttled per address, per (e-mail, address) and per e-mail; an address with no recent failure for the e-mail is never refused for the e-mail.
          */
         post: operations["signIn"];
         /**
@@ -39,7 +39,7 @@ export interface paths {
         get?: never;
         /**
          * Change my password
-         * @description Every other session of the user ends; this one goes on.
+         * @description Every other session of the user ends; this one goes on. Wrong current passwords are throttled per session and per user, as sign-in is: over budget, 429 before the password is checked.
          */
         put: operations["changePassword"];
         post?: never;
@@ -1111,7 +1111,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many attempts from this address or for this e-mail. */
+            /** @description Too many attempts from this address, or failures for this e-mail from it. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1492,6 +1492,73 @@ export interface operations {
                      *       "error": {
                      *         "code": "CSRF_INVALID",
                      *         "message": "Token CSRF ausente ou inválido. Recarregue a página e tente de novo."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Too many wrong current passwords in this session or for this user. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMIT_EXCEEDED",
+                     *         "message": "Limite de requisições excedido. Tente novamente em 42 s."
                      *       }
                      *     }
                      */
