@@ -239,7 +239,7 @@ export function createVehiclesService(db: Db, { clock }: { clock: Clock }) {
     return { data: rows.map(toVehicleView), pagination: paginationOf(page, total), authEpoch };
   }
 
-  return {
+  const service = {
     async list(teamId: string, q: VehicleListInput): Promise<{ data: VehicleView[]; pagination: Pagination }> {
       const { data, pagination } = await listRead(teamId, q);
       return { data, pagination };
@@ -352,6 +352,16 @@ export function createVehiclesService(db: Db, { clock }: { clock: Clock }) {
       });
     },
 
+    /**
+     * Brings an archived vehicle back into stock (status `ativo`, in the phase it kept): the same change
+     * as a PUT of `{status: 'ativo'}`, with its `vehicle.updated`. Any other vehicle is answered as it is.
+     */
+    async restore(teamId: string, rawId: string): Promise<VehicleUpdateResult> {
+      const current = toVehicleView(await load(rawId, teamId));
+      if (current.status !== 'arquivado') return { vehicle: current, previous: {}, changed: [] };
+      return service.update(teamId, current.id, { status: 'ativo' });
+    },
+
     /** DELETE: archives (`vehicle.removed`); archiving an archived vehicle again answers with its original archived_at. */
     async archive(teamId: string, rawId: string): Promise<VehicleArchiveResult> {
       return k.transaction().execute(async (trx) => {
@@ -369,6 +379,7 @@ export function createVehiclesService(db: Db, { clock }: { clock: Clock }) {
       });
     },
   };
+  return service;
 }
 
 export type VehiclesService = ReturnType<typeof createVehiclesService>;
