@@ -45,7 +45,12 @@ export async function startServer(config: Config): Promise<RunningServer> {
     planLimits: config.rateLimits.enabled,
     unauthenticatedPerMinute: config.rateLimits.unauthenticatedPerMinute,
   });
-  const services = createServices(db, { sessionSettings: sessionSettingsOf(config), authCache: config.authCache });
+  const services = createServices(db, {
+    sessionSettings: sessionSettingsOf(config),
+    authCache: config.authCache,
+    allowPrivateWebhookTargets: config.webhooks.allowPrivateTargets,
+    databaseUrl: config.databaseUrl,
+  });
   const metrics = createMetrics(metricsSources(db, services));
   const app = await buildApp({
     db,
@@ -78,7 +83,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
     : null;
   worker?.start();
   // Time-driven events; safe in every process at once (the claim is in the database). SCHEDULER=off: none here.
-  const scheduler = config.scheduler.enabled ? createScheduler({ schedule: services.schedule, logger: app.log, pollMs: config.scheduler.pollMs }) : null;
+  const scheduler = config.scheduler.enabled
+    ? createScheduler({ schedule: services.schedule, ai: services.ai, logger: app.log, pollMs: config.scheduler.pollMs })
+    : null;
   scheduler?.start();
   // Idempotency records are replayable for 24 h; older ones are dropped once an hour.
   const purge = setInterval(() => {

@@ -89,7 +89,10 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     deps.onAttempt?.(result);
 
     const number = delivery.attempts + 1;
-    const finalFailure = !result.ok && number >= maxAttempts;
+    // A blocked target is refused before any connection; retrying would only knock again (and tell a
+    // prober nothing new): the delivery fails at once, and the webhook is disabled with the reason.
+    const blocked = result.errorClass === 'blocked';
+    const finalFailure = !result.ok && (blocked || number >= maxAttempts);
     const now = clock.now().toISOString();
     const { disabled } = await deliveries.record({
       deliveryId: delivery.id,
@@ -108,7 +111,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
       errorClass: result.errorClass,
       durationMs: result.durationMs,
       responseBody: result.responseBody,
-      disabledReason: reasonFor(maxAttempts, event.id, result),
+      disabledReason: reasonFor(number, event.id, result),
     });
 
     logger.debug(
@@ -132,7 +135,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
         teamName: team?.name ?? hook.team_id,
         webhookId: hook.id,
         url: hook.url,
-        reason: reasonFor(maxAttempts, event.id, result),
+        reason: reasonFor(number, event.id, result),
         disabledAt: now,
       });
     }
@@ -246,6 +249,8 @@ function hostOf(url: string): string {
 }
 
 function reasonFor(attempts: number, eventId: string, result: SendResult): string {
+  if (result.errorClass === 'blocked')
+    return `destino bloqueado: a URL aponta para um endereço privado, de loopback ou link-local (evento ${eventId}); corrija a URL e ative o webhook`;
   const last = result.statusCode !== null ? `HTTP ${result.statusCode}` : (result.errorClass ?? 'erro');
   return `${attempts} tentativas consecutivas falharam (evento ${eventId}; último resultado: ${last})`;
 }

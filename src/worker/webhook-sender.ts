@@ -7,7 +7,7 @@ import type { Duplex } from 'node:stream';
 import { performance } from 'node:perf_hooks';
 import { StringDecoder } from 'node:string_decoder';
 import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
-import { isBlockedAddress } from './target-guard.js';
+import { isBlockedAddress, isBlockedHost } from '../domain/webhooks/target-guard.js';
 
 export type DeliveryErrorClass = 'timeout' | 'tls' | 'dns' | 'blocked' | 'redirect' | 'connection' | 'http';
 
@@ -230,14 +230,18 @@ export function createWebhookSender(options: SenderOptions): WebhookSender {
     const started = performance.now();
     const elapsed = (): number => Math.max(0, Math.round(performance.now() - started));
 
+    // A refused target is never attempted: its result is the same whatever listens there (no timing either).
+    const refused: SendResult = { ok: false, statusCode: null, errorClass: 'blocked', durationMs: 0, responseBody: null };
     let target: URL;
     try {
       target = new URL(url);
     } catch {
-      return Promise.resolve({ ok: false, statusCode: null, errorClass: 'blocked', durationMs: elapsed(), responseBody: null });
+      return Promise.resolve(refused);
     }
-    if (target.protocol !== 'https:' || target.hostname === '') {
-      return Promise.resolve({ ok: false, statusCode: null, errorClass: 'blocked', durationMs: elapsed(), responseBody: null });
+    // An IP literal in any form never reaches the lookup (Node connects to it directly): it is parsed
+    // and checked here, before any socket exists, as are loopback names. Other names: `guardedLookup`.
+    if (target.protocol !== 'https:' || target.hostname === '' || (!allowPrivateTargets && isBlockedHost(target.hostname))) {
+      return Promise.resolve(refused);
     }
 
     const payload = Buffer.from(body, 'utf8');
@@ -274,7 +278,7 @@ export function createWebhookSender(options: SenderOptions): WebhookSender {
         clearTimeout(timer);
         if (!keepConnection) req?.destroy();
         pooled.active -= 1;
-        resolve({ ok: errorClass === null, statusCode, errorClass, durationMs: elapsed(), responseBody });
+        resolve(errorClass === 'blocked' ? refused : { ok: errorClass === null, statusCode, errorClass, durationMs: elapsed(), responseBody });
       };
 
       const classifyStatus = (status: number): DeliveryErrorClass | null => {

@@ -438,7 +438,7 @@ describe.each(DIALECTS)('webhook delivery (%s)', (dialect) => {
     expect(second!.body).toBe(first!.body);
   });
 
-  it('a private target with allowPrivateTargets false is blocked and the receiver gets nothing', async () => {
+  it('a private target with allowPrivateTargets false is blocked once, never retried, the webhook disabled; the receiver gets nothing', async () => {
     const receiver = await rig.receiver();
     const t = await rig.team();
     const byName = await rig.hook(t.teamId, receiver.url); // localhost
@@ -452,15 +452,23 @@ describe.each(DIALECTS)('webhook delivery (%s)', (dialect) => {
       expect(rows).toHaveLength(1);
       expect(rows[0]).toMatchObject({ attempt: 1, error_class: 'blocked', status_code: null });
     }
-    // Retries are blocked too.
-    await rig.drain({ worker: guarded, until: async () => (await attemptRows(byIp.id)).length >= 3, maxRuns: 30 });
-    expect((await attemptRows(byName.id)).every((r) => r.error_class === 'blocked')).toBe(true);
-    expect((await attemptRows(byIp.id)).every((r) => r.error_class === 'blocked')).toBe(true);
+    // No retry: however long the worker keeps running, the one attempt is all; the webhook is disabled with the reason.
+    await rig.drain({ worker: guarded, until: () => false, maxRuns: 5 });
+    for (const hook of [byName, byIp]) {
+      expect(await attemptRows(hook.id)).toHaveLength(1);
+      expect((await attemptRows(hook.id))[0]).toMatchObject({ next_attempt_at: null, duration_ms: 0 });
+      expect(await rig.webhooks.get(hook.id)).toMatchObject({ status: 'disabled', disabled_reason: expect.stringMatching(/^destino bloqueado/) });
+    }
     expect(receiver.requests).toEqual([]);
 
     // Each blocked attempt is a warn line naming the webhook, the host and the reason (and the way out); never the secret.
     for (const hook of [byName, byIp]) {
-      const warnings = rig.logger.calls.filter((c) => c.level === 'warn' && (c.obj as { webhook?: string }).webhook === hook.id);
+      const warnings = rig.logger.calls.filter(
+        (c) =>
+          c.level === 'warn' &&
+          (c.obj as { webhook?: string; reason?: string }).webhook === hook.id &&
+          (c.obj as { reason?: string }).reason === 'private_target',
+      );
       expect(warnings).toHaveLength((await attemptRows(hook.id)).length);
       for (const w of warnings) {
         expect(w.obj).toMatchObject({

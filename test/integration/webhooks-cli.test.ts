@@ -41,8 +41,11 @@ function expectCleanFailure(result: CliResult, message: RegExp, what: string): v
 }
 
 /** Exactly one JSON value on one line of stdout, exit 0. */
+/** The receivers listen on this machine: the CLI accepts them as targets with the operator's switch (as serve delivers to them). */
+const PRIVATE_OK = { env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } };
+
 async function cliJson(url: string, args: string[]): Promise<any> {
-  const result = await runCli(url, args);
+  const result = await runCli(url, args, PRIVATE_OK);
   expect(result.code, `autosales ${args.join(' ')}\n${result.stderr}`).toBe(0);
   expect(result.stdout.trimEnd().split('\n'), result.stdout).toHaveLength(1);
   return JSON.parse(result.stdout);
@@ -121,12 +124,12 @@ describe.each(DIALECTS)('autosales webhooks CLI on %s', (dialect) => {
   );
 
   it(
-    'webhooks create (table output) warns when the URL names a private host outright, and only then',
+    'webhooks create (table output, private targets allowed) warns when the URL names a private host outright, and only then',
     async () => {
       const other = await runCliJson(url, ['teams', 'create', '--name', `Loja notas ${dialect}`, '--json']);
       const [loopback, local, pub] = await Promise.all(
         ['https://127.0.0.1:8443/hooks', 'https://localhost:8443/hooks', 'https://crm.example.com.br/hooks'].map((target) =>
-          runCli(url, ['webhooks', 'create', '--team', other.id, '--url', target]),
+          runCli(url, ['webhooks', 'create', '--team', other.id, '--url', target], PRIVATE_OK),
         ),
       );
       for (const [result, host] of [

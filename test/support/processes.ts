@@ -51,7 +51,8 @@ export async function seedWebhookTeam(
   url: string,
   options: { alertEmail?: string; events?: string[] } = {},
 ): Promise<{ teamId: string; key: string; webhookId: string; secret: string }> {
-  const { teams, keys, webhooks } = createServices(db);
+  // The receivers listen on this machine: seeding accepts private targets (what each process delivers to is its own setting).
+  const { teams, keys, webhooks } = createServices(db, { allowPrivateWebhookTargets: true });
   const team = await teams.create({ name: `Loja webhooks ${++seq} ${Date.now().toString(36)}`, alertEmail: options.alertEmail ?? null });
   const key = await keys.create({ teamId: team.id });
   const hook = await webhooks.create({ teamId: team.id, url, events: options.events });

@@ -136,7 +136,8 @@ export async function createWebhookRig(
   harnessOptions: Omit<Parameters<typeof createHarness>[1] & object, 'clock'> = {},
 ): Promise<WebhookRig> {
   const clock = shiftedClock();
-  const h = await createHarness(dialect, { clock, ...harnessOptions });
+  // The receivers listen on this machine: the rig's services accept private targets unless told otherwise.
+  const h = await createHarness(dialect, { clock, allowPrivateWebhookTargets: true, ...harnessOptions });
   const db = h.testDb.db;
   const smtp = await startSmtpListener();
   const logger = captureLogger();
@@ -159,7 +160,7 @@ export async function createWebhookRig(
     const sender = createWebhookSender({ timeoutMs, allowPrivateTargets: options.allowPrivateTargets ?? true });
     senders.push(sender);
     const workerDb = options.db ?? db;
-    const services = options.db ? createServices(options.db, { clock }) : h.services;
+    const services = options.db ? createServices(options.db, { clock, allowPrivateWebhookTargets: true }) : h.services;
     return createDeliveryWorker({
       deliveries: services.deliveries,
       teams: services.teams,

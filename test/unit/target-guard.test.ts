@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isBlockedAddress } from '../../src/worker/target-guard.js';
+import { ipLiteralOf, isBlockedAddress, isBlockedHost } from '../../src/domain/webhooks/target-guard.js';
 
 /** Per blocked range: its first and last address plus a notable one inside. */
 const BLOCKED: Record<string, string[]> = {
@@ -106,5 +106,42 @@ describe('isBlockedAddress', () => {
     expect(isBlockedAddress(undefined as unknown as string)).toBe(true);
     expect(isBlockedAddress(null as unknown as string)).toBe(true);
     expect(isBlockedAddress(2130706433 as unknown as string)).toBe(true);
+  });
+});
+
+/** A URL's host (as `new URL` gives it, or as typed) in every notation: the address it names. */
+const NOTATIONS: Array<[string, string]> = [
+  ['127.0.0.1', '127.0.0.1'],
+  ['127.1', '127.0.0.1'],
+  ['2130706433', '127.0.0.1'],
+  ['0177.0.0.1', '127.0.0.1'],
+  ['0x7f.0.0.1', '127.0.0.1'],
+  ['[::1]', '::1'],
+  ['[::ffff:7f00:1]', '::ffff:7f00:1'],
+  ['0.0.0.0', '0.0.0.0'],
+  ['0', '0.0.0.0'],
+  ['[::]', '::'],
+  ['0xa9.0xfe.0xa9.0xfe', '169.254.169.254'],
+];
+
+describe('ipLiteralOf and isBlockedHost', () => {
+  it.each(NOTATIONS)('reads %s as %s and blocks it', (host, address) => {
+    expect(ipLiteralOf(host)).toBe(address);
+    expect(isBlockedHost(host)).toBe(true);
+  });
+
+  it.each(['localhost', 'LOCALHOST', 'localhost.', 'api.localhost', ''])('blocks the loopback name %j', (host) => {
+    expect(isBlockedHost(host)).toBe(true);
+  });
+
+  it.each(['8.8.8.8', '[2606:4700:4700::1111]', 'hooks.example.com', 'localhost.example.com', '127.0.0.1.example.com'])(
+    'leaves %s to delivery (a public address, or a name checked on its resolved addresses)',
+    (host) => {
+      expect(isBlockedHost(host)).toBe(false);
+    },
+  );
+
+  it('names are not literals', () => {
+    expect(ipLiteralOf('hooks.example.com')).toBeNull();
   });
 });

@@ -21,7 +21,7 @@ export const router = createBrowserRouter([
       { path: 'negocios', lazy: async () => ({ Component: (await import('./pages/deals/DealsPage')).DealsPage }) },
       { path: 'veiculos', lazy: async () => ({ Component: (await import('./pages/vehicles/VehiclesPage')).VehiclesPage }) },
       { path: 'clientes', lazy: async () => ({ Component: (await import('./pages/clients/ClientsPage')).ClientsPage }) },
-      { path: 'clientes/:id', lazy: async () => ({ Component: (await import('./pages/clients/ClientsPage')).ClientDetailPage }) },
+      { path: 'clientes/:id', lazy: async () => ({ Component: (await import('./pages/clients/ClientDetailPage')).ClientDetailPage }) },
       { path: 'agenda', lazy: async () => ({ Component: (await import('./pages/agenda/AgendaPage')).AgendaPage }) },
       { path: 'financeiro', lazy: async () => ({ Component: (await import('./pages/financial/FinancialPage')).FinancialPage }) },
       {

@@ -590,7 +590,7 @@ export interface paths {
         put?: never;
         /**
          * Create a webhook
-         * @description HTTPS only; deliveries to private, loopback and link-local addresses are refused when sent. The signing secret is in this answer and never again.
+         * @description HTTPS only. A URL naming a private, loopback or link-local host (localhost, or an IP literal in any notation) is refused with 400; a name resolving to one is refused when delivering. The signing secret is in this answer and never again.
          *
          *     **Preview.** Answers 501 NOT_IMPLEMENTED, exactly as an announced endpoint, unless an operator turned this area on for the key's team (`autosales teams preview --team ID --enable AREA`); then it needs the scope named here (not granted to keys by default). Area `webhooks`, scope `webhooks:write`.
          */

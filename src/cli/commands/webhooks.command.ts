@@ -1,7 +1,6 @@
-import { isIP } from 'node:net';
 import { Command } from 'commander';
 import type { WebhookView } from '../../domain/webhooks/webhooks.types.js';
-import { isBlockedAddress } from '../../worker/target-guard.js';
+import { isBlockedHost, targetHostOf } from '../../domain/webhooks/target-guard.js';
 import { withContext } from '../context.js';
 import { print, table } from '../output.js';
 
@@ -17,7 +16,7 @@ const list = (value: string) =>
  */
 export const ATTEMPT_ERROR_DETAILS: Readonly<Record<string, string>> = {
   blocked:
-    'blocked: the target resolves to a private, loopback or link-local address, which webhooks may not reach; for local testing set WEBHOOK_ALLOW_PRIVATE_TARGETS=true on the serve/worker process that delivers',
+    'blocked: the target resolves to a private, loopback or link-local address, which webhooks may not reach (not retried; the webhook is disabled); for local testing set WEBHOOK_ALLOW_PRIVATE_TARGETS=true on the serve/worker process that delivers, then enable the webhook and resend',
   tls: 'tls: the TLS handshake failed (certificate not trusted, expired or for another host name); for a receiver with a self-signed certificate set NODE_EXTRA_CA_CERTS=/path/to/its-cert.pem on the serve/worker process',
   dns: 'dns: the host name of the URL does not resolve',
   connection: 'connection: the connection was refused, reset or closed before an answer (is the receiver listening on that host and port?)',
@@ -26,11 +25,14 @@ export const ATTEMPT_ERROR_DETAILS: Readonly<Record<string, string>> = {
   http: 'http: the receiver answered with a status outside 2xx (its response body is kept, first 2 KB)',
 };
 
-/** A heads-up when the URL names a private host outright (localhost, a private IP); names resolving to one are caught at delivery. */
+/**
+ * A heads-up when the URL names a private host outright (localhost, a private IP in any notation), which
+ * only WEBHOOK_ALLOW_PRIVATE_TARGETS=true lets `create` accept; names resolving to one are caught at delivery.
+ */
 function privateTargetNote(url: string): string[] {
-  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
-  const local = host === 'localhost' || host.endsWith('.localhost') || (isIP(host) !== 0 && isBlockedAddress(host));
-  return local
+  const parsed = new URL(url);
+  const host = targetHostOf(parsed);
+  return isBlockedHost(parsed.hostname)
     ? [
         '',
         `Note: ${host} is a private address. Deliveries to it are blocked unless the serve/worker process runs with WEBHOOK_ALLOW_PRIVATE_TARGETS=true (local testing only).`,
@@ -52,7 +54,9 @@ export function webhooksCommand(): Command {
 
   webhooks
     .command('create')
-    .description('create a webhook (https:// only); prints its signing secret once')
+    .description(
+      'create a webhook (https:// only; a private, loopback or link-local host is refused unless WEBHOOK_ALLOW_PRIVATE_TARGETS=true); prints its signing secret once',
+    )
     .requiredOption('--team <team_id>', 'team id')
     .requiredOption('--url <url>', 'https:// URL that receives the POSTs')
     .option('--events <types>', 'comma-separated event types, e.g. deal.created,deal.won (default: all)', list)

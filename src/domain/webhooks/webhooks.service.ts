@@ -9,6 +9,7 @@ import { isoNow, type Clock } from '../shared/clock.js';
 import { toApiTimestamp, toApiTimestampOrNull } from '../shared/time.js';
 import type { TeamsService } from '../teams/teams.service.js';
 import { queueDelivery } from './deliveries.repository.js';
+import { isBlockedHost, targetHostOf } from './target-guard.js';
 import * as repo from './webhooks.repository.js';
 import type { AttemptView, CreateWebhookInput, DeliveryLogEntry, WebhookHealth, WebhookStatus, WebhookView } from './webhooks.types.js';
 import { newEventId } from '../events/events.repository.js';
@@ -78,7 +79,12 @@ const toAttemptView = (row: DeliveryAttemptRow): AttemptView => ({
   next_attempt_at: toApiTimestampOrNull(row.next_attempt_at),
 });
 
-export function checkWebhookUrl(raw: string): string {
+/**
+ * A valid webhook URL in canonical form. Unless private targets are allowed (an operator's
+ * WEBHOOK_ALLOW_PRIVATE_TARGETS), a host that is a loopback name or an IP literal of a private,
+ * loopback, link-local or reserved range, in any notation, is refused here, before anything connects.
+ */
+export function checkWebhookUrl(raw: string, allowPrivateTargets = false): string {
   let url: URL;
   try {
     url = new URL(raw);
@@ -89,6 +95,8 @@ export function checkWebhookUrl(raw: string): string {
   // Credentials in a URL end up in logs and attempt listings; the signature authenticates us instead.
   if (url.username || url.password) throw validationError('A URL do webhook não pode conter usuário ou senha');
   if (raw.length > 2048) throw validationError('A URL do webhook deve ter no máximo 2048 caracteres');
+  if (!allowPrivateTargets && isBlockedHost(url.hostname))
+    throw validationError(`A URL do webhook aponta para um endereço privado, de loopback ou reservado (${targetHostOf(url)}); use um endereço público`, 'url');
   return url.toString();
 }
 
@@ -105,8 +113,16 @@ export function checkEventTypes(types: string[]): string[] {
   return [...new Set(types)];
 }
 
-export function createWebhooksService(db: Db, { teams, clock }: { teams: Pick<TeamsService, 'find'>; clock: Clock }) {
+export interface WebhooksServiceOptions {
+  teams: Pick<TeamsService, 'find'>;
+  clock: Clock;
+  /** WEBHOOK_ALLOW_PRIVATE_TARGETS: URLs naming private, loopback or link-local hosts are accepted (local testing). */
+  allowPrivateTargets?: boolean;
+}
+
+export function createWebhooksService(db: Db, { teams, clock, allowPrivateTargets = false }: WebhooksServiceOptions) {
   const k = db.kysely;
+  const checkUrl = (raw: string) => checkWebhookUrl(raw, allowPrivateTargets);
 
   async function load(rawId: string): Promise<WebhookRow> {
     const id = canonicalId(rawId);
@@ -124,7 +140,7 @@ export function createWebhooksService(db: Db, { teams, clock }: { teams: Pick<Te
       const row: WebhookRow = {
         id: newId(),
         team_id: team.id,
-        url: checkWebhookUrl(input.url),
+        url: checkUrl(input.url),
         events: JSON.stringify(checkEventTypes(input.events ?? [])),
         secret: newSecret(),
         status: 'enabled',
@@ -311,7 +327,7 @@ export function createWebhooksService(db: Db, { teams, clock }: { teams: Pick<Te
         throw validationError('Nenhum campo para atualizar');
       const now = isoNow(clock);
       const patch: Parameters<typeof repo.updateWebhook>[2] = { updated_at: now };
-      if (input.url !== undefined) patch.url = checkWebhookUrl(input.url);
+      if (input.url !== undefined) patch.url = checkUrl(input.url);
       if (input.events !== undefined) patch.events = JSON.stringify(checkEventTypes(input.events));
       // The panel's free text (the public API does not send it).
       if (input.description !== undefined) patch.description = checkDescription(input.description);

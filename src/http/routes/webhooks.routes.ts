@@ -23,7 +23,7 @@ export function webhooksRoutes(webhooks: Pick<WebhooksService, 'create' | 'list'
       operationId: 'createWebhook',
       summary: 'Create a webhook',
       description:
-        'HTTPS only; deliveries to private, loopback and link-local addresses are refused when sent. The signing secret is in this answer and never again.',
+        'HTTPS only. A URL naming a private, loopback or link-local host (localhost, or an IP literal in any notation) is refused with 400; a name resolving to one is refused when delivering. The signing secret is in this answer and never again.',
       body: WebhookCreateBody,
       answer: ok(Success(WebhookCreated), 'The webhook with its signing secret (shown once).'),
       errors: { 400: errors.badRequest(['VALIDATION_ERROR', 'A URL do webhook deve usar https://']) },

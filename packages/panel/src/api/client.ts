@@ -1,4 +1,6 @@
-import type { ErrorBody, Pagination } from './types';
+import createClient from 'openapi-fetch';
+import type { paths } from './schema';
+import type { ErrorBody } from './types';
 
 /** A refusal from the server: the envelope's code, Portuguese message and, for validation, the field. */
 export class ApiError extends Error {
@@ -24,8 +26,6 @@ export function setCsrfToken(token: string | null): void {
   csrfToken = token;
 }
 
-type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
 async function refreshCsrfToken(): Promise<boolean> {
   try {
     const res = await fetch('/panel/api/session', { headers: { accept: 'application/json' }, credentials: 'same-origin' });
@@ -38,62 +38,58 @@ async function refreshCsrfToken(): Promise<boolean> {
   }
 }
 
-async function request(method: Method, path: string, body?: unknown, retried = false): Promise<Response> {
-  const headers: Record<string, string> = { accept: 'application/json' };
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  if (method !== 'GET' && csrfToken) headers['x-csrf-token'] = csrfToken;
+/**
+ * The transport under the typed client: the session cookie, the CSRF header on writes, one retry with a
+ * fresh token, and every refusal turned into an ApiError (so a query or mutation fails with the message).
+ */
+async function panelFetch(request: Request, retried = false): Promise<Response> {
+  const method = request.method.toUpperCase();
+  const spare = method !== 'GET' && !retried ? request.clone() : null;
+  request.headers.set('accept', 'application/json');
+  if (method !== 'GET' && csrfToken) request.headers.set('x-csrf-token', csrfToken);
   let res: Response;
   try {
-    res = await fetch(`/panel/api${path}`, {
-      method,
-      headers,
-      credentials: 'same-origin',
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    res = await fetch(request, { credentials: 'same-origin' });
   } catch {
     throw new ApiError(0, { code: 'NETWORK', message: 'Sem conexão com o servidor. Verifique a internet e tente de novo.' });
   }
-  if (!res.ok) {
-    let parsed: Partial<ErrorBody> = {};
-    try {
-      parsed = (await res.json()) as Partial<ErrorBody>;
-    } catch {
-      // Not JSON (a proxy's error page): fall back to a generic message below.
-    }
-    const err: Partial<ErrorBody['error']> = parsed.error ?? {};
-    // A token from before a sign-in elsewhere in this browser: take the session's current one and try once more.
-    if (res.status === 403 && err.code === 'CSRF_INVALID' && method !== 'GET' && !retried && (await refreshCsrfToken())) {
-      return request(method, path, body, true);
-    }
-    if (!err.message && res.status === 429) err.message = 'Muitas tentativas. Aguarde um pouco e tente de novo.';
-    if (!err.message && res.status >= 500) err.message = 'O servidor não conseguiu responder agora. Tente de novo em instantes.';
-    throw new ApiError(res.status, err);
+  if (res.ok) return res;
+  let parsed: Partial<ErrorBody> = {};
+  try {
+    parsed = (await res.json()) as Partial<ErrorBody>;
+  } catch {
+    // Not JSON (a proxy's error page): fall back to a generic message below.
   }
-  return res;
+  const err: Partial<ErrorBody['error']> = parsed.error ?? {};
+  // A token from before a sign-in elsewhere in this browser: take the session's current one and try once more.
+  if (res.status === 403 && err.code === 'CSRF_INVALID' && spare && (await refreshCsrfToken())) return panelFetch(spare, true);
+  if (!err.message && res.status === 429) err.message = 'Muitas tentativas. Aguarde um pouco e tente de novo.';
+  if (!err.message && res.status >= 500) err.message = 'O servidor não conseguiu responder agora. Tente de novo em instantes.';
+  throw new ApiError(res.status, err);
 }
 
-async function data<T>(method: Method, path: string, body?: unknown): Promise<T> {
-  const res = await request(method, path, body);
-  if (res.status === 204) return undefined as T;
-  const json = (await res.json()) as { data: T };
-  return json.data;
+/**
+ * The panel's one client, typed by the panel's OpenAPI document (schema.d.ts, written by
+ * `npm run panel:generate`): a path, parameter or body the server does not have is a type error.
+ */
+export const client = createClient<paths>({ baseUrl: '', credentials: 'same-origin', fetch: (r) => panelFetch(r) });
+
+/** The `data` of a success envelope (refusals have already thrown). */
+export async function unwrap<D>(call: Promise<{ data?: { data: D } | undefined }>): Promise<D> {
+  const { data } = await call;
+  return data?.data as D;
 }
 
-export interface Page<T> {
-  data: T[];
-  pagination: Pagination;
+/** A list answer: its rows and pagination. */
+export async function page<D>(call: Promise<{ data?: D | undefined }>): Promise<D> {
+  const { data } = await call;
+  return data as D;
 }
 
-export const api = {
-  get: <T>(path: string) => data<T>('GET', path),
-  post: <T>(path: string, body?: unknown) => data<T>('POST', path, body ?? {}),
-  put: <T>(path: string, body: unknown) => data<T>('PUT', path, body),
-  delete: (path: string) => data<void>('DELETE', path),
-  async page<T>(path: string): Promise<Page<T>> {
-    const res = await request('GET', path);
-    return (await res.json()) as Page<T>;
-  },
-};
+/** Query parameters without the empty ones (an unset filter is not sent). */
+export function params<T extends object>(p: T): T {
+  return Object.fromEntries(Object.entries(p).filter(([, v]) => v !== '' && v !== null && v !== undefined)) as T;
+}
 
 /** The message to show for any thrown value. */
 export function messageOf(err: unknown): string {

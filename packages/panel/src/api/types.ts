@@ -1,14 +1,18 @@
 // The shapes of the panel's JSON routes (/panel/api), taken from the server's own OpenAPI document:
 // schema.d.ts is written by `npm run panel:generate` (openapi-typescript over /panel/api/openapi.json,
 // with a drift test), so a change on the server shows up here as a type error.
+import type { FetchResponse } from 'openapi-fetch';
 import type { operations } from './schema';
 
 type Op = keyof operations;
 type Responses<O extends Op> = operations[O]['responses'];
 /** The JSON body of one answer of an operation. */
 type Answer<O extends Op, S> = S extends keyof Responses<O> ? (Responses<O>[S] extends { content: { 'application/json': infer B } } ? B : never) : never;
-/** The `data` of a success envelope. */
-type Data<O extends Op, S = 200> = Answer<O, S> extends { data: infer D } ? D : never;
+/**
+ * The `data` of a success envelope, exactly as the typed client answers it (openapi-fetch's reading of
+ * the success statuses, so a page's types and the client's never disagree). `_S` names the status for the reader.
+ */
+type Data<O extends Op, _S = 200> = NonNullable<FetchResponse<operations[O], object, 'application/json'>['data']> extends { data: infer D } ? D : never;
 type Item<T> = T extends readonly (infer I)[] ? I : never;
 /** The JSON request body of an operation. */
 type Body<O extends Op> = operations[O] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
@@ -44,6 +48,40 @@ export type Recovered = Data<'recoverWebhook', 202> extends never ? Data<'recove
 export type Phase = Item<Data<'listBoardPhases'>>;
 export type BoardName = operations['listBoardPhases']['parameters']['path']['board'];
 export type PhasesInput = Body<'replaceBoardPhases'>;
+
+export type Person = Item<Data<'listPeople'>>;
+export type Changes = Data<'getChanges'>;
+export type Dashboard = Data<'getDashboard'>;
+
+export type Deal = Data<'getPanelDeal'>;
+export type DealCard = Item<Item<Data<'getDealsBoard'>['columns']>['items']>;
+export type DealInput = Body<'createPanelDeal'>;
+export type DealChanges = Body<'updatePanelDeal'>;
+
+export type Vehicle = Data<'getPanelVehicle'>;
+export type VehicleCard = Item<Item<Data<'getVehiclesBoard'>['columns']>['items']>;
+export type VehicleInput = Body<'createPanelVehicle'>;
+export type VehicleChanges = Body<'updatePanelVehicle'>;
+
+export type Client = Data<'getPanelClient'>;
+export type ClientInput = Body<'createPanelClient'>;
+export type ClientChanges = Body<'updatePanelClient'>;
+export type ClientOverview = Data<'getClientOverview'>;
+
+export type Activity = Item<Data<'listAgenda'>>;
+export type ActivityInput = Body<'createPanelActivity'>;
+export type AgendaFilters = NonNullable<operations['listAgenda']['parameters']['query']>;
+
+export type FinancialRecord = Item<Data<'listPanelFinancial'>>;
+export type FinancialInput = Body<'createPanelFinancial'>;
+export type FinancialPayment = Body<'payPanelFinancial'>;
+export type FinancialFilters = NonNullable<operations['listPanelFinancial']['parameters']['query']>;
+export type FinancialSummary = Data<'getPanelFinancialSummary'>;
+export type FinancialType = FinancialRecord['type'];
+export type FinancialStatus = FinancialRecord['status'];
+
+export type DealFilters = NonNullable<operations['listPanelDeals']['parameters']['query']>;
+export type ClientFilters = NonNullable<operations['listPanelClients']['parameters']['query']>;
 
 export interface ErrorBody {
   error: { code: string; message: string; field?: string; details?: unknown };

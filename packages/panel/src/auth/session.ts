@@ -1,13 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError, api, setCsrfToken } from '../api/client';
+import { ApiError, client, setCsrfToken, unwrap } from '../api/client';
+import { keysOf } from '../api/resources';
 import type { Role, Session } from '../api/types';
 
-export const SESSION_KEY = ['session'] as const;
+export const SESSION_KEY = keysOf('session').all;
 
 /** The signed-in session, or null when there is none (401). */
 async function fetchSession(): Promise<Session | null> {
   try {
-    const s = await api.get<Session>('/session');
+    const s = await unwrap(client.GET('/panel/api/session'));
     setCsrfToken(s.csrf_token);
     return s;
   } catch (err) {
@@ -46,7 +47,7 @@ export function useAdoptSession() {
 export function useSignIn() {
   const adopt = useAdoptSession();
   return useMutation({
-    mutationFn: (body: { email: string; password: string }) => api.post<Session>('/session', body),
+    mutationFn: (body: { email: string; password: string }) => unwrap(client.POST('/panel/api/session', { body })),
     onSuccess: (s) => adopt(s),
   });
 }
@@ -56,7 +57,7 @@ export function useSignOut() {
   return useMutation({
     mutationFn: async () => {
       try {
-        await api.delete('/session');
+        await client.DELETE('/panel/api/session');
       } catch (err) {
         // Already gone on the server: the user is signed out either way.
         if (!(err instanceof ApiError && err.status === 401)) throw err;

@@ -1,27 +1,16 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { ApiError, api } from '../api/client';
-import type { Changes } from '../api/records';
+import { ApiError, client, unwrap } from '../api/client';
+import { EVENT_AREAS, invalidate, type Resource } from '../api/resources';
 
 /** How often an open page asks the server what changed (documented in docs/panel.md). */
 export const POLL_MS = 3000;
 
-/** Query keys each event area touches; the dashboard reads every area. */
-const AREAS: Record<string, string[][]> = {
-  deal: [['deals'], ['clients']],
-  vehicle: [['vehicles'], ['financial']],
-  client: [['clients'], ['deals']],
-  activity: [['activities'], ['deals'], ['clients']],
-  financial: [['financial'], ['clients']],
-};
-
+/** Refreshes what the events' areas change (api/resources.ts says what each one touches). */
 export function invalidateForTypes(qc: QueryClient, types: readonly string[] | 'all'): void {
-  const keys = new Map<string, string[]>();
-  const areas = types === 'all' ? Object.keys(AREAS) : types.map((t) => t.split('.')[0] ?? '');
-  for (const area of areas) for (const key of AREAS[area] ?? []) keys.set(key.join('/'), key);
-  if (keys.size === 0) return;
-  keys.set('dashboard', ['dashboard']);
-  for (const key of keys.values()) void qc.invalidateQueries({ queryKey: key });
+  const areas = types === 'all' ? Object.keys(EVENT_AREAS) : types.map((t) => t.split('.')[0] ?? '');
+  const resources = areas.map((a) => EVENT_AREAS[a]).filter((r): r is Resource => r !== undefined);
+  if (resources.length > 0) invalidate(qc, resources);
 }
 
 /**
@@ -44,7 +33,7 @@ export function useLiveChanges(): void {
         busy = true;
         try {
           const known = cursor;
-          const answer = await api.get<Changes>(known ? `/changes?after=${encodeURIComponent(known)}` : '/changes');
+          const answer = await unwrap(client.GET('/panel/api/changes', { params: { query: known ? { after: known } : {} } }));
           if (known !== undefined) {
             if (answer.types && answer.types.length > 0) invalidateForTypes(qc, answer.types);
             // The first event of a team with none before: nothing to compare with, so refresh all.

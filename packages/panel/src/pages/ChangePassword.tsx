@@ -1,6 +1,6 @@
-import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { api, fieldError } from '../api/client';
+import { fieldError } from '../api/client';
+import { useChangePassword } from '../api/password';
 import { Button } from '../ui/Button';
 import { Dialog } from '../ui/Dialog';
 import { TextField } from '../ui/Field';
@@ -11,7 +11,7 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const toast = useToast();
-  const change = useMutation({ mutationFn: () => api.put<void>('/me/password', { current_password: current, new_password: next }) });
+  const change = useChangePassword();
 
   const close = () => {
     setCurrent('');
@@ -21,12 +21,15 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
   };
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    change.mutate(undefined, {
-      onSuccess: () => {
-        toast.success('Senha alterada. As outras sessões foram encerradas.');
-        close();
+    change.mutate(
+      { current_password: current, new_password: next },
+      {
+        onSuccess: () => {
+          toast.success('Senha alterada. As outras sessões foram encerradas.');
+          close();
+        },
       },
-    });
+    );
   };
   const err = change.error;
   const general = err && !fieldError(err, 'current_password') && !fieldError(err, 'new_password') ? err.message : null;

@@ -1,28 +1,15 @@
-import { useQuery } from '@tanstack/react-query';
 import { AlarmClock, Briefcase, Car, Percent, Receipt, ThumbsDown, Trophy } from 'lucide-react';
 import { useEffect } from 'react';
 import { Link } from 'react-router';
-import { api } from '../api/client';
+import { useDashboard } from '../api/dashboard';
 import { useCurrentSession } from '../auth/session';
 import { formatInt, formatMoney, phaseLabel } from '../ui/format';
 import { ErrorState, Loading } from '../ui/States';
 
-export interface Dashboard {
-  pipeline: { phase: string; count: number; total_value: number | null }[];
-  won_this_month: { count: number; value: number | null };
-  lost_this_month: { count: number; value: number | null };
-  /** Percent (0–100) of this month's closed deals that were won. */
-  conversion_rate: number | null;
-  stock: { phase: string; count: number }[];
-  average_days_in_stock: number | null;
-  overdue_activities: number;
-  overdue_receivables: { count: number; amount: number };
-}
-
 /** The home after sign-in: the store's day in numbers, each tile a way into its page. */
 export function HomePage() {
   const { user, team } = useCurrentSession();
-  const dashboard = useQuery({ queryKey: ['dashboard'], queryFn: () => api.get<Dashboard>('/dashboard') });
+  const dashboard = useDashboard();
   useEffect(() => {
     document.title = 'Início · autosales';
   }, []);

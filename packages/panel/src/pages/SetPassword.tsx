@@ -1,9 +1,8 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
 import { Link2Off } from 'lucide-react';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { ApiError, api, fieldError } from '../api/client';
-import type { PasswordLink, Session } from '../api/types';
+import { ApiError, fieldError } from '../api/client';
+import { usePasswordLink, useUsePasswordLink } from '../api/password';
 import { useAdoptSession } from '../auth/session';
 import { Brand } from '../ui/Brand';
 import { Button } from '../ui/Button';
@@ -17,18 +16,8 @@ export function SetPasswordPage() {
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [mismatch, setMismatch] = useState(false);
-  const link = useQuery({
-    queryKey: ['password-link', token],
-    queryFn: () => api.get<PasswordLink>(`/password-links/${encodeURIComponent(token)}`),
-    retry: false,
-  });
-  const save = useMutation({
-    mutationFn: () => api.post<Session>(`/password-links/${encodeURIComponent(token)}`, { password }),
-    onSuccess: (s) => {
-      adopt(s, (key) => key[0] === 'password-link');
-      void navigate('/', { replace: true });
-    },
-  });
+  const link = usePasswordLink(token);
+  const save = useUsePasswordLink(token);
 
   useEffect(() => {
     document.title = 'Definir senha · autosales';
@@ -41,7 +30,12 @@ export function SetPasswordPage() {
       return;
     }
     setMismatch(false);
-    save.mutate();
+    save.mutate(password, {
+      onSuccess: (s) => {
+        adopt(s, (key) => key[0] === 'password-links');
+        void navigate('/', { replace: true });
+      },
+    });
   };
 
   let body;

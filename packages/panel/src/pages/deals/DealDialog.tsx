@@ -1,18 +1,20 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Archive, CalendarPlus, Pencil, ThumbsDown, Trophy } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { api, fieldError } from '../../api/client';
-import { DEAL_STATUS_LABELS, PRIORITY_LABELS, type Deal } from '../../api/records';
+import { fieldError } from '../../api/client';
+import { useArchiveDeal, useDeal, useSaveDeal } from '../../api/deals';
+import { usePeople } from '../../api/people';
+import { usePhases } from '../../api/phases';
+import type { DealChanges } from '../../api/types';
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
 import { TextField } from '../../ui/Field';
 import { formatDateTime, formatDay, formatMoney, phaseLabel } from '../../ui/format';
+import { DEAL_STATUS_LABELS, PRIORITY_LABELS } from '../../ui/labels';
 import { Alert, ErrorState, Loading } from '../../ui/States';
 import { useToast } from '../../ui/Toasts';
-import { ActivityForm } from '../agenda/AgendaPage';
-import { usePeople } from '../records/shared';
-import { DealFormDialog, useBoardPhases } from './DealForm';
+import { ActivityForm } from '../agenda/ActivityForm';
+import { DealFormDialog } from './DealForm';
 
 /** One deal: its fields, a move to another phase, and won / lost (with the reason) / archive. */
 export function DealDialog({ id, onClose }: { id: string | null; onClose: () => void }) {
@@ -20,37 +22,42 @@ export function DealDialog({ id, onClose }: { id: string | null; onClose: () => 
   const [scheduling, setScheduling] = useState(false);
   const [losing, setLosing] = useState(false);
   const [reason, setReason] = useState('');
-  const deal = useQuery({ queryKey: ['deals', 'one', id], queryFn: () => api.get<Deal>(`/deals/${encodeURIComponent(id ?? '')}`), enabled: id !== null });
-  const phases = useBoardPhases('deals');
+  const deal = useDeal(id);
+  const phases = usePhases('deals');
   const people = usePeople();
-  const qc = useQueryClient();
   const toast = useToast();
+  const save = useSaveDeal();
+  const archiving = useArchiveDeal();
   const close = () => {
     setLosing(false);
     setReason('');
     change.reset();
     onClose();
   };
-  const change = useMutation({
-    mutationFn: ({ body }: { body: Record<string, unknown>; done: string }) => api.put<Deal>(`/deals/${encodeURIComponent(id ?? '')}`, body),
-    onSuccess: (d, { done }) => {
-      qc.setQueryData(['deals', 'one', id], d);
-      void qc.invalidateQueries({ queryKey: ['deals'] });
-      void qc.invalidateQueries({ queryKey: ['dashboard'] });
-      toast.success(done);
-      setLosing(false);
-    },
-  });
-  const archive = useMutation({
-    mutationFn: () => api.delete(`/deals/${encodeURIComponent(id ?? '')}`),
-    onSuccess: () => {
-      void qc.invalidateQueries({ queryKey: ['deals'] });
-      void qc.invalidateQueries({ queryKey: ['dashboard'] });
-      toast.success('Negócio arquivado.');
-      close();
-    },
-    onError: (err) => toast.error(err.message),
-  });
+  const change = {
+    ...save,
+    mutate: ({ body, done }: { body: DealChanges; done: string }) =>
+      save.mutate(
+        { id: id ?? '', body },
+        {
+          onSuccess: () => {
+            toast.success(done);
+            setLosing(false);
+          },
+        },
+      ),
+  };
+  const archive = {
+    ...archiving,
+    mutate: () =>
+      archiving.mutate(id ?? '', {
+        onSuccess: () => {
+          toast.success('Negócio arquivado.');
+          close();
+        },
+        onError: (err) => toast.error(err.message),
+      }),
+  };
 
   const d = deal.data;
   const active = d?.status === 'ativo';
@@ -67,9 +74,9 @@ export function DealDialog({ id, onClose }: { id: string | null; onClose: () => 
             {change.error && !fieldError(change.error, 'loss_reason') ? <Alert kind="danger">{change.error.message}</Alert> : null}
             <div className="row">
               <span className={`badge ${d.status === 'ganho' ? 'badge-success' : d.status === 'perdido' ? 'badge-danger' : ''}`}>
-                {DEAL_STATUS_LABELS[d.status]}
+                {DEAL_STATUS_LABELS[d.status] ?? d.status}
               </span>
-              <span className={`badge prio-${d.priority}`}>Prioridade {PRIORITY_LABELS[d.priority].toLowerCase()}</span>
+              <span className={`badge prio-${d.priority}`}>Prioridade {(PRIORITY_LABELS[d.priority] ?? d.priority).toLowerCase()}</span>
             </div>
             <dl className="kv">
               <dt>Valor</dt>
@@ -144,7 +151,7 @@ export function DealDialog({ id, onClose }: { id: string | null; onClose: () => 
                     <Button
                       variant="primary"
                       icon={<Trophy size={16} aria-hidden />}
-                      loading={change.isPending && change.variables.body.status === 'ganho'}
+                      loading={change.isPending && (change.variables?.body as DealChanges | undefined)?.status === 'ganho'}
                       onClick={() => change.mutate({ body: { status: 'ganho' }, done: 'Negócio ganho! 🎉' })}
                     >
                       Ganho

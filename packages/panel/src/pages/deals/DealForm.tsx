@@ -1,21 +1,19 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { api, fieldError } from '../../api/client';
-import { PRIORITY_LABELS, type Deal, type Priority } from '../../api/records';
-import type { Phase } from '../../api/types';
+import { fieldError } from '../../api/client';
+import { useSaveDeal } from '../../api/deals';
+import { usePeople } from '../../api/people';
+import { usePhases } from '../../api/phases';
+import type { Deal } from '../../api/types';
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
 import { SelectField, TextArea, TextField } from '../../ui/Field';
 import { phaseLabel } from '../../ui/format';
 import { Alert } from '../../ui/States';
 import { useToast } from '../../ui/Toasts';
-import { ClientPicker, usePeople } from '../records/shared';
+import { PRIORITIES, PRIORITY_LABELS, type Priority } from '../../ui/labels';
+import { ClientPicker } from '../records/shared';
 
 const FIELDS = ['title', 'value', 'client_id', 'responsible_id', 'priority', 'phase', 'source', 'expected_close_date', 'description'];
-
-export function useBoardPhases(board: 'deals' | 'vehicles') {
-  return useQuery({ queryKey: ['phases', board], queryFn: () => api.get<Phase[]>(`/boards/${board}/phases`), staleTime: 60_000 });
-}
 
 /** New deal (and edit): the API's messages land on their fields (error.field). */
 export function DealFormDialog({ open, onClose, deal, onSaved }: { open: boolean; onClose: () => void; deal?: Deal; onSaved?: (d: Deal) => void }) {
@@ -33,11 +31,12 @@ function DealForm({ onClose, deal, onSaved }: { onClose: () => void; deal?: Deal
   const [closeDate, setCloseDate] = useState(deal?.expected_close_date ?? '');
   const [description, setDescription] = useState(deal?.description ?? '');
   const people = usePeople();
-  const phases = useBoardPhases('deals');
-  const qc = useQueryClient();
+  const phases = usePhases('deals');
   const toast = useToast();
-  const save = useMutation({
-    mutationFn: () => {
+  const saveDeal = useSaveDeal();
+  const save = {
+    ...saveDeal,
+    mutate: () => {
       const num = value.trim() === '' ? null : Number(value.replace(/\./g, '').replace(',', '.'));
       const body: Record<string, unknown> = {
         title: title.trim(),
@@ -50,16 +49,18 @@ function DealForm({ onClose, deal, onSaved }: { onClose: () => void; deal?: Deal
         description: description.trim() || null,
       };
       if (phase) body.phase = phase;
-      return deal ? api.put<Deal>(`/deals/${encodeURIComponent(deal.id)}`, body) : api.post<Deal>('/deals', body);
+      saveDeal.mutate(
+        { id: deal?.id, body: body },
+        {
+          onSuccess: (d) => {
+            toast.success(deal ? 'Negócio salvo.' : `Negócio “${d.title}” criado.`);
+            onClose();
+            onSaved?.(d);
+          },
+        },
+      );
     },
-    onSuccess: (d) => {
-      void qc.invalidateQueries({ queryKey: ['deals'] });
-      void qc.invalidateQueries({ queryKey: ['dashboard'] });
-      toast.success(deal ? 'Negócio salvo.' : `Negócio “${d.title}” criado.`);
-      onClose();
-      onSaved?.(d);
-    },
-  });
+  };
   const err = save.error;
   const general = err && !FIELDS.some((f) => fieldError(err, f)) ? err.message : null;
   const submit = (e: FormEvent) => {
@@ -81,7 +82,7 @@ function DealForm({ onClose, deal, onSaved }: { onClose: () => void; deal?: Deal
             placeholder="0,00"
           />
           <SelectField label="Prioridade" value={priority} onChange={(e) => setPriority(e.target.value as Priority)} error={fieldError(err, 'priority')}>
-            {(['alta', 'media', 'baixa'] as const).map((p) => (
+            {PRIORITIES.map((p) => (
               <option key={p} value={p}>
                 {PRIORITY_LABELS[p]}
               </option>

@@ -1,14 +1,7 @@
-import { useQuery } from '@tanstack/react-query';
 import { Search, X } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
-import { api, type Page } from '../../api/client';
-import type { Client, Person } from '../../api/records';
+import { useClientList } from '../../api/clients';
 import { Button } from '../../ui/Button';
-
-/** The team's people, for responsible pickers and names on cards. */
-export function usePeople() {
-  return useQuery({ queryKey: ['people'], queryFn: () => api.get<Person[]>('/people'), staleTime: 60_000 });
-}
 
 export function useDebounced<T>(value: T, ms = 300): T {
   const [v, setV] = useState(value);
@@ -17,14 +10,6 @@ export function useDebounced<T>(value: T, ms = 300): T {
     return () => window.clearTimeout(t);
   }, [value, ms]);
   return v;
-}
-
-/** A query string from the filters that are set. */
-export function qs(params: Record<string, string | number | boolean | null | undefined>): string {
-  const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== '') q.set(k, String(v));
-  const s = q.toString();
-  return s ? `?${s}` : '';
 }
 
 export function SearchBox({ value, onChange, label, placeholder }: { value: string; onChange: (v: string) => void; label: string; placeholder?: string }) {
@@ -88,11 +73,7 @@ export function ClientPicker({
   const id = useId();
   const [text, setText] = useState('');
   const term = useDebounced(text.trim(), 250);
-  const found = useQuery({
-    queryKey: ['clients', 'picker', term],
-    queryFn: () => api.page<Client>(`/clients${qs({ search: term, limit: 8, status: 'active' })}`),
-    enabled: value === null && term.length >= 2,
-  });
+  const found = useClientList({ search: term, limit: 8, status: 'active' }, value === null && term.length >= 2);
   return (
     <div className="field">
       <label className="label" htmlFor={id}>
@@ -132,7 +113,7 @@ export function ClientPicker({
                     }}
                   >
                     <strong>{c.name}</strong>
-                    <span className="small muted">{c.email ?? c.cpf ?? c.cnpj ?? ''}</span>
+                    <span className="small muted">{c.email ?? (c.type === 'PF' ? c.cpf : c.cnpj) ?? ''}</span>
                   </button>
                 </li>
               ))}
@@ -152,5 +133,3 @@ export function ClientPicker({
     </div>
   );
 }
-
-export type { Page };

@@ -1,8 +1,8 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { KeyRound, Plus, TriangleAlert } from 'lucide-react';
 import { useEffect, useState, type FormEvent } from 'react';
-import { api, fieldError } from '../../api/client';
-import type { ApiKey, CreatedApiKey, Scope } from '../../api/types';
+import { fieldError } from '../../api/client';
+import { useApiKeys, useCreateApiKey, useRevokeApiKey, useScopes } from '../../api/keys';
+import type { ApiKey, CreatedApiKey } from '../../api/types';
 import { Button } from '../../ui/Button';
 import { SecretBox } from '../../ui/CopyButton';
 import { Dialog } from '../../ui/Dialog';
@@ -11,19 +11,14 @@ import { formatDate, formatRelative } from '../../ui/format';
 import { Alert, EmptyState, ErrorState, Loading } from '../../ui/States';
 import { useToast } from '../../ui/Toasts';
 
-const KEYS = ['keys'] as const;
-
 export function ApiKeysPage() {
-  const keys = useQuery({ queryKey: KEYS, queryFn: () => api.get<ApiKey[]>('/keys') });
-  const scopes = useQuery({ queryKey: ['scopes'], queryFn: () => api.get<Scope[]>('/scopes'), staleTime: Infinity });
+  const keys = useApiKeys();
+  const scopes = useScopes();
   const [creating, setCreating] = useState(false);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
-  const qc = useQueryClient();
   const toast = useToast();
-  const revoke = useMutation({
-    mutationFn: (id: string) => api.delete(`/keys/${encodeURIComponent(id)}`),
+  const revoke = useRevokeApiKey({
     onSuccess: () => {
-      void qc.invalidateQueries({ queryKey: KEYS });
       setRevoking(null);
       toast.success('Chave revogada. Ela deixa de funcionar imediatamente.');
     },
@@ -140,19 +135,12 @@ export function ApiKeysPage() {
   );
 }
 
-function CreateKeyDialog({ open, onClose, scopes }: { open: boolean; onClose: () => void; scopes: ReturnType<typeof useQuery<Scope[]>> }) {
+function CreateKeyDialog({ open, onClose, scopes }: { open: boolean; onClose: () => void; scopes: ReturnType<typeof useScopes> }) {
   const [name, setName] = useState('');
   const [chosen, setChosen] = useState<Set<string>>(new Set());
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
   const [scopeErr, setScopeErr] = useState<string | null>(null);
-  const qc = useQueryClient();
-  const create = useMutation({
-    mutationFn: () => api.post<CreatedApiKey>('/keys', { name: name.trim(), scopes: [...chosen] }),
-    onSuccess: (k) => {
-      setCreated(k);
-      void qc.invalidateQueries({ queryKey: KEYS });
-    },
-  });
+  const create = useCreateApiKey({ onSuccess: (k) => setCreated(k) });
   const close = () => {
     setName('');
     setChosen(new Set());
@@ -168,7 +156,7 @@ function CreateKeyDialog({ open, onClose, scopes }: { open: boolean; onClose: ()
       return;
     }
     setScopeErr(null);
-    create.mutate();
+    create.mutate({ name: name.trim(), scopes: [...chosen] });
   };
   const err = create.error;
   const scopesErr = scopeErr ?? fieldError(err, 'scopes');

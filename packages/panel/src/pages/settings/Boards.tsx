@@ -1,7 +1,7 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ArrowDown, ArrowUp, Columns3, GripVertical, Plus, Trash2 } from 'lucide-react';
 import { useEffect, useId, useState, type DragEvent, type FormEvent } from 'react';
-import { ApiError, api, fieldError } from '../../api/client';
+import { ApiError, fieldError } from '../../api/client';
+import { usePhases, useReplacePhases } from '../../api/phases';
 import type { BoardName, Phase } from '../../api/types';
 import { Button } from '../../ui/Button';
 import { Alert, EmptyState, ErrorState, Loading } from '../../ui/States';
@@ -31,10 +31,6 @@ function toRows(phases: Phase[]): Row[] {
   }));
 }
 
-function phasesOf(data: Phase[] | { phases: Phase[] }): Phase[] {
-  return Array.isArray(data) ? data : data.phases;
-}
-
 export function BoardsPage() {
   useEffect(() => {
     document.title = 'Quadros · Configurações · autosales';
@@ -50,8 +46,7 @@ export function BoardsPage() {
 
 function BoardEditor({ board, label, description }: { board: BoardName; label: string; description: string }) {
   const headingId = useId();
-  const path = `/boards/${board}/phases`;
-  const query = useQuery({ queryKey: ['boards', board], queryFn: async () => phasesOf(await api.get<Phase[] | { phases: Phase[] }>(path)) });
+  const query = usePhases(board);
   if (query.isPending)
     return (
       <section className="card" aria-labelledby={headingId}>
@@ -95,9 +90,7 @@ function BoardForm({
   headingId: string;
   phases: Phase[];
 }) {
-  const qc = useQueryClient();
   const toast = useToast();
-  const path = `/boards/${board}/phases`;
   const [rows, setRows] = useState<Row[]>(() => toRows(serverPhases));
   const [dragging, setDragging] = useState<number | null>(null);
   const [over, setOver] = useState<number | null>(null);
@@ -105,13 +98,11 @@ function BoardForm({
   const [armed, setArmed] = useState<number | null>(null);
   const [announce, setAnnounce] = useState('');
   const withProbability = board === 'deals';
-  const save = useMutation({
-    mutationFn: (phases: { name: string; probability?: number }[]) => api.put<Phase[] | { phases: Phase[] }>(path, { phases }),
-    onSuccess: (answer) => {
-      qc.setQueryData(['boards', board], phasesOf(answer));
-      toast.success(`${label}: fases salvas.`);
-    },
-  });
+  const replace = useReplacePhases(board);
+  const save = {
+    ...replace,
+    mutate: (phases: { name: string; probability?: number }[]) => replace.mutate(phases, { onSuccess: () => toast.success(`${label}: fases salvas.`) }),
+  };
 
   const dirty =
     rows.length !== serverPhases.length ||

@@ -1,8 +1,8 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link2, UserPlus, Users } from 'lucide-react';
 import { useEffect, useState, type FormEvent } from 'react';
-import { api, fieldError } from '../../api/client';
-import type { InvitedMember, Member, PasswordLinkAnswer, Role } from '../../api/types';
+import { fieldError } from '../../api/client';
+import type { InvitedMember, Member, Role } from '../../api/types';
+import { useInviteUser, useNewPasswordLink, useUpdateUser, useUsers } from '../../api/users';
 import { ROLE_LABELS, useCurrentSession } from '../../auth/session';
 import { Button } from '../../ui/Button';
 import { SecretBox } from '../../ui/CopyButton';
@@ -12,7 +12,6 @@ import { formatDate, initials } from '../../ui/format';
 import { Alert, EmptyState, ErrorState, Loading } from '../../ui/States';
 import { useToast } from '../../ui/Toasts';
 
-const USERS = ['users'] as const;
 const ROLES: Role[] = ['owner', 'manager', 'seller'];
 const ROLE_HELP: Record<Role, string> = {
   owner: 'tudo, inclusive integrações e pessoas',
@@ -22,24 +21,20 @@ const ROLE_HELP: Record<Role, string> = {
 
 export function PeoplePage() {
   const { user: me } = useCurrentSession();
-  const users = useQuery({ queryKey: USERS, queryFn: () => api.get<Member[]>('/users') });
+  const users = useUsers();
   const [inviting, setInviting] = useState(false);
   const [deactivating, setDeactivating] = useState<Member | null>(null);
   const [link, setLink] = useState<{ name: string; url: string } | null>(null);
-  const qc = useQueryClient();
   const toast = useToast();
-  const update = useMutation({
-    mutationFn: ({ id, body }: { id: string; body: { role?: Role; active?: boolean } }) => api.put<Member>(`/users/${encodeURIComponent(id)}`, body),
+  const update = useUpdateUser({
     onSuccess: (u, { body }) => {
-      void qc.invalidateQueries({ queryKey: USERS });
       setDeactivating(null);
       if (body.role) toast.success(`${u.name} agora é ${ROLE_LABELS[u.role].toLowerCase()}.`);
       else toast.success(u.active ? `${u.name} foi reativado.` : `${u.name} foi desativado e saiu de todas as sessões.`);
     },
     onError: (err) => toast.error(err.message),
   });
-  const newLink = useMutation({
-    mutationFn: (u: Member) => api.post<PasswordLinkAnswer>(`/users/${encodeURIComponent(u.id)}/password-link`),
+  const newLink = useNewPasswordLink({
     onSuccess: (answer, u) => setLink({ name: u.name, url: answer.set_password_url }),
     onError: (err) => toast.error(err.message),
   });
@@ -209,14 +204,7 @@ function InviteDialog({ open, onClose }: { open: boolean; onClose: () => void })
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('seller');
   const [invited, setInvited] = useState<InvitedMember | null>(null);
-  const qc = useQueryClient();
-  const invite = useMutation({
-    mutationFn: () => api.post<InvitedMember>('/users', { name: name.trim(), email: email.trim(), role }),
-    onSuccess: (u) => {
-      setInvited(u);
-      void qc.invalidateQueries({ queryKey: USERS });
-    },
-  });
+  const invite = useInviteUser({ onSuccess: (u) => setInvited(u) });
   const close = () => {
     setName('');
     setEmail('');
@@ -227,7 +215,7 @@ function InviteDialog({ open, onClose }: { open: boolean; onClose: () => void })
   };
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    invite.mutate();
+    invite.mutate({ name: name.trim(), email: email.trim(), role });
   };
   const err = invite.error;
   const general = err && !['name', 'email', 'role'].some((f) => fieldError(err, f)) ? err.message : null;

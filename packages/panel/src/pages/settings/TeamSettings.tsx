@@ -1,8 +1,8 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
-import { api, fieldError } from '../../api/client';
+import { fieldError } from '../../api/client';
+import { useSaveTeam, useTeam } from '../../api/team';
 import type { TeamSettings } from '../../api/types';
-import { permissions, SESSION_KEY, useCurrentSession } from '../../auth/session';
+import { permissions, useCurrentSession } from '../../auth/session';
 import { Button } from '../../ui/Button';
 import { SelectField, TextField } from '../../ui/Field';
 import { Alert, ErrorState, Loading } from '../../ui/States';
@@ -38,7 +38,7 @@ function otherZones(): string[] {
 export function TeamSettingsPage() {
   const { user } = useCurrentSession();
   const can = permissions(user.role);
-  const team = useQuery({ queryKey: ['team'], queryFn: () => api.get<TeamSettings>('/team') });
+  const team = useTeam();
   useEffect(() => {
     document.title = 'Equipe · Configurações · autosales';
   }, []);
@@ -68,21 +68,11 @@ function TeamForm({ initial, readOnly }: { initial: TeamSettings; readOnly: bool
   // The server answers time_zone once teams carry one; until then the panel neither shows nor sends it.
   const withZone = initial.time_zone !== undefined;
   const others = useMemo(() => otherZones(), []);
-  const qc = useQueryClient();
   const toast = useToast();
-  const save = useMutation({
-    mutationFn: () =>
-      api.put<TeamSettings>('/team', { name: name.trim(), alert_email: alertEmail.trim() || null, ...(withZone ? { time_zone: timeZone } : {}) }),
-    onSuccess: (t) => {
-      qc.setQueryData(['team'], t);
-      // The top bar shows the team's name from the session.
-      void qc.invalidateQueries({ queryKey: SESSION_KEY });
-      toast.success('Dados da equipe salvos.');
-    },
-  });
+  const save = useSaveTeam({ onSuccess: () => toast.success('Dados da equipe salvos.') });
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    save.mutate();
+    save.mutate({ name: name.trim(), alert_email: alertEmail.trim() || null, ...(withZone ? { time_zone: timeZone } : {}) });
   };
   const err = save.error;
   const general = err && !['name', 'alert_email', 'time_zone'].some((f) => fieldError(err, f)) ? err.message : null;

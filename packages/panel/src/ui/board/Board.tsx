@@ -16,7 +16,7 @@ import {
   type KeyboardCoordinateGetter,
 } from '@dnd-kit/core';
 import { useState, type ReactNode } from 'react';
-import type { BoardColumn } from '../../api/records';
+import type { BoardColumn } from './useBoard';
 import { Button } from '../Button';
 import { phaseLabel } from '../format';
 

@@ -1,15 +1,40 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, messageOf } from '../../api/client';
-import type { Board, ColumnPage } from '../../api/records';
+import { messageOf } from '../../api/client';
+import { invalidate, type Resource } from '../../api/resources';
 import { phaseLabel } from '../format';
 import { useToast } from '../Toasts';
 import type { BoardCard } from './Board';
 
-interface BoardSource<C extends BoardCard> {
-  /** `deals` or `vehicles`: GET /panel/api/{area}/board, /{area}/board/:phase and PUT /{area}/:id {phase}. */
-  area: 'deals' | 'vehicles';
-  params: Record<string, string>;
+export interface BoardColumn<C> {
+  phase: string;
+  label?: string | null;
+  probability?: number | null;
+  count: number;
+  total_value?: number | null;
+  items: C[];
+  has_more: boolean;
+}
+
+export interface Board<C> {
+  columns: BoardColumn<C>[];
+}
+
+/** Where a board's data comes from: a resource module (api/deals.ts, api/vehicles.ts) builds one. */
+export interface BoardSource<C extends BoardCard> {
+  key: readonly unknown[];
+  /** The first cards of every column, in one request. */
+  columns: (perColumn: number) => Promise<Board<C>>;
+  /** More cards of one column (offset paging). */
+  column: (phase: string, offset: number, limit: number) => Promise<{ items: C[]; has_more: boolean }>;
+  /** Moves a card to another phase on the server. */
+  move: (id: string, phase: string) => Promise<unknown>;
+  /** The resource a move changes. */
+  changed: Resource;
+}
+
+interface BoardOptions<C extends BoardCard> {
+  source: BoardSource<C>;
   /** What a card adds to its column's summed value. */
   valueOf: (card: C) => number | null;
   titleOf: (card: C) => string;
@@ -46,37 +71,29 @@ export function moveInBoard<C extends BoardCard>(board: Board<C>, id: string, to
  * The data side of a board: the first cards of every column (one request), a move that shows at once
  * and is undone when the server refuses it, and "carregar mais" per column (offset paging).
  */
-export function useBoard<C extends BoardCard>({ area, params, valueOf, titleOf, perColumn = 20 }: BoardSource<C>) {
+export function useBoard<C extends BoardCard>({ source, valueOf, titleOf, perColumn = 20 }: BoardOptions<C>) {
   const qc = useQueryClient();
   const toast = useToast();
-  const key = [area, 'board', params];
-  const query = new URLSearchParams(Object.entries(params).filter(([, v]) => v !== ''));
-  const board = useQuery({
-    queryKey: key,
-    queryFn: () => {
-      const q = new URLSearchParams(query);
-      q.set('per_column', String(perColumn));
-      return api.get<Board<C>>(`/${area}/board?${q.toString()}`);
-    },
-  });
+  const key = source.key;
+  const board = useQuery({ queryKey: key, queryFn: () => source.columns(perColumn) });
   const [loadingMore, setLoadingMore] = useState<string | null>(null);
   const move = useMutation({
-    mutationFn: ({ card, to }: { card: C; to: string }) => api.put<unknown>(`/${area}/${encodeURIComponent(card.id)}`, { phase: to }),
+    mutationFn: ({ card, to }: { card: C; to: string }) => source.move(card.id, to),
     onMutate: async ({ card, to }) => {
       await qc.cancelQueries({ queryKey: key });
       const before = qc.getQueryData<Board<C>>(key);
       if (before) qc.setQueryData(key, moveInBoard(before, card.id, to, valueOf));
       return { before };
     },
-    onSuccess: (_d, { card, to }) => toast.success(`${titleOf(card)} foi para ${phaseLabel(to)}.`),
+    onSuccess: (_d, { card, to }) => {
+      const label = board.data?.columns.find((c) => c.phase === to)?.label;
+      toast.success(`${titleOf(card)} foi para ${label ?? phaseLabel(to)}.`);
+    },
     onError: (err, _v, ctx) => {
       if (ctx?.before) qc.setQueryData(key, ctx.before);
       toast.error(err.message);
     },
-    onSettled: () => {
-      void qc.invalidateQueries({ queryKey: [area] });
-      void qc.invalidateQueries({ queryKey: ['dashboard'] });
-    },
+    onSettled: () => invalidate(qc, [source.changed]),
   });
 
   const loadMore = async (phase: string) => {
@@ -84,10 +101,7 @@ export function useBoard<C extends BoardCard>({ area, params, valueOf, titleOf, 
     if (!col) return;
     setLoadingMore(phase);
     try {
-      const q = new URLSearchParams(query);
-      q.set('offset', String(col.items.length));
-      q.set('limit', String(perColumn));
-      const more = await api.get<ColumnPage<C>>(`/${area}/board/${encodeURIComponent(phase)}?${q.toString()}`);
+      const more = await source.column(phase, col.items.length, perColumn);
       qc.setQueryData<Board<C>>(key, (b) =>
         b
           ? {

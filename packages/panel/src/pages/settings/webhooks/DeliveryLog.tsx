@@ -1,15 +1,14 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ChevronDown, ChevronRight, History, Inbox, RotateCw } from 'lucide-react';
 import { Fragment, useState } from 'react';
-import { api, fieldError } from '../../../api/client';
-import type { Delivery, DeliveryAttempt, Recovered } from '../../../api/types';
+import { fieldError } from '../../../api/client';
+import type { Delivery, DeliveryAttempt } from '../../../api/types';
+import { useDeliveries, useEventTypes, useRecoverDeliveries, useResendDelivery } from '../../../api/webhooks';
 import { Button } from '../../../ui/Button';
 import { Dialog } from '../../../ui/Dialog';
 import { TextField } from '../../../ui/Field';
 import { formatDateTime } from '../../../ui/format';
 import { Alert, EmptyState, ErrorState, Loading } from '../../../ui/States';
 import { useToast } from '../../../ui/Toasts';
-import { useEventTypes, webhookKeys } from './hooks';
 import { DeliveryStatus } from './WebhookStatus';
 
 const LIMIT = 20;
@@ -32,26 +31,11 @@ export function DeliveryLog({ webhookId, canWrite }: { webhookId: string; canWri
   const [page, setPage] = useState(1);
   const [open, setOpen] = useState<Set<string>>(new Set());
   const [recovering, setRecovering] = useState(false);
-  const qc = useQueryClient();
   const toast = useToast();
   const types = useEventTypes();
   const labels = new Map((types.data ?? []).map((t) => [t.type, t.label]));
-  const base = `/webhooks/${encodeURIComponent(webhookId)}`;
-  const log = useQuery({
-    queryKey: webhookKeys.deliveries(webhookId, page),
-    queryFn: () => api.page<Delivery>(`${base}/deliveries?page=${page}&limit=${LIMIT}`),
-    placeholderData: keepPreviousData,
-    // Deliveries move on their own (retries, new events): keep the log fresh while it is on screen.
-    refetchInterval: 5000,
-  });
-  const resend = useMutation({
-    mutationFn: (deliveryId: string) => api.post<unknown>(`${base}/deliveries/${encodeURIComponent(deliveryId)}/resend`),
-    onSuccess: () => {
-      toast.success('Entrega reenviada.');
-      void qc.invalidateQueries({ queryKey: ['webhooks', webhookId] });
-    },
-    onError: (err) => toast.error(err.message),
-  });
+  const log = useDeliveries(webhookId, page, LIMIT);
+  const resend = useResendDelivery(webhookId, { onSuccess: () => toast.success('Entrega reenviada.'), onError: (err) => toast.error(err.message) });
 
   const toggle = (id: string) =>
     setOpen((prev) => {
@@ -177,7 +161,7 @@ export function DeliveryLog({ webhookId, canWrite }: { webhookId: string; canWri
         ) : null}
       </div>
       {body}
-      <RecoverDialog open={recovering} onClose={() => setRecovering(false)} base={base} webhookId={webhookId} />
+      <RecoverDialog open={recovering} onClose={() => setRecovering(false)} webhookId={webhookId} />
     </div>
   );
 }
@@ -226,16 +210,13 @@ function localInputValue(d: Date): string {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
 
-function RecoverDialog({ open, onClose, base, webhookId }: { open: boolean; onClose: () => void; base: string; webhookId: string }) {
+function RecoverDialog({ open, onClose, webhookId }: { open: boolean; onClose: () => void; webhookId: string }) {
   const [since, setSince] = useState(() => localInputValue(new Date(Date.now() - 24 * 3600 * 1000)));
-  const qc = useQueryClient();
   const toast = useToast();
-  const recover = useMutation({
-    mutationFn: () => api.post<Recovered>(`${base}/recover`, { since: new Date(since).toISOString() }),
+  const recover = useRecoverDeliveries(webhookId, {
     onSuccess: (r) => {
       const n = r.queued;
       toast.success(n === 0 ? 'Nenhuma falha nesse período.' : n === 1 ? '1 entrega enviada de novo.' : `${n} entregas enviadas de novo.`);
-      void qc.invalidateQueries({ queryKey: ['webhooks', webhookId] });
       close();
     },
   });
@@ -254,7 +235,7 @@ function RecoverDialog({ open, onClose, base, webhookId }: { open: boolean; onCl
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          recover.mutate();
+          recover.mutate(new Date(since).toISOString());
         }}
       >
         {err && !fieldError(err, 'since') ? <Alert kind="danger">{err.message}</Alert> : null}

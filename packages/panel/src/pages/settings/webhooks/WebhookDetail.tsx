@@ -1,9 +1,8 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ArrowLeft, Eye, EyeOff, Pencil, Power, PowerOff, RefreshCw, Send, Trash2 } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { api } from '../../../api/client';
 import type { Webhook } from '../../../api/types';
+import { useDeleteWebhook, useEventTypes, useRotateSecret, useSaveWebhook, useSendTestEvent, useWebhook, useWebhookSecret } from '../../../api/webhooks';
 import { permissions, useCurrentSession } from '../../../auth/session';
 import { Button } from '../../../ui/Button';
 import { SecretBox } from '../../../ui/CopyButton';
@@ -12,7 +11,7 @@ import { formatDateTime, formatPercent, formatRelative } from '../../../ui/forma
 import { Alert, ErrorState, Loading } from '../../../ui/States';
 import { useToast } from '../../../ui/Toasts';
 import { DeliveryLog } from './DeliveryLog';
-import { isAllEvents, useEventTypes, useWebhook, webhookKeys } from './hooks';
+import { isAllEvents } from './events';
 
 export function WebhookDetail() {
   const { id = '' } = useParams();
@@ -39,38 +38,23 @@ export function WebhookDetail() {
 function WebhookView({ webhook: w }: { webhook: Webhook }) {
   const { user } = useCurrentSession();
   const can = permissions(user.role);
-  const qc = useQueryClient();
   const toast = useToast();
   const navigate = useNavigate();
   const types = useEventTypes();
   const [disabling, setDisabling] = useState(false);
   const [deleting, setDeleting] = useState(false);
-  const base = `/webhooks/${encodeURIComponent(w.id)}`;
-
-  const refresh = () => {
-    void qc.invalidateQueries({ queryKey: webhookKeys.all });
-  };
-  const setEnabled = useMutation({
-    mutationFn: (body: { enabled: boolean }) => api.put<Webhook>(base, body),
+  const setEnabled = useSaveWebhook(w.id, {
     onSuccess: (updated) => {
-      qc.setQueryData(webhookKeys.one(w.id), updated);
-      refresh();
       setDisabling(false);
       toast.success(updated.enabled ? 'Webhook ativado.' : 'Webhook desativado.');
     },
   });
-  const sendTest = useMutation({
-    mutationFn: () => api.post<unknown>(`${base}/test`),
-    onSuccess: () => {
-      toast.success('Evento de teste enviado. Acompanhe a entrega no registro abaixo.');
-      refresh();
-    },
+  const sendTest = useSendTestEvent(w.id, {
+    onSuccess: () => toast.success('Evento de teste enviado. Acompanhe a entrega no registro abaixo.'),
     onError: (err) => toast.error(err.message),
   });
-  const remove = useMutation({
-    mutationFn: () => api.delete(base),
+  const remove = useDeleteWebhook(w.id, {
     onSuccess: () => {
-      refresh();
       toast.success('Webhook excluído.');
       void navigate('/configuracoes/webhooks');
     },
@@ -206,23 +190,13 @@ function DisableDialog({
 }
 
 function SecretCard({ webhookId, canReveal }: { webhookId: string; canReveal: boolean }) {
-  const qc = useQueryClient();
   const toast = useToast();
   const [shown, setShown] = useState(false);
   const [rotating, setRotating] = useState(false);
   const [rotated, setRotated] = useState<string | null>(null);
-  const base = `/webhooks/${encodeURIComponent(webhookId)}`;
-  const secret = useQuery({
-    queryKey: webhookKeys.secret(webhookId),
-    queryFn: () => api.get<{ secret: string }>(`${base}/secret`),
-    enabled: shown && canReveal,
-    staleTime: 0,
-    gcTime: 0,
-  });
-  const rotate = useMutation({
-    mutationFn: () => api.post<{ secret: string }>(`${base}/rotate-secret`),
+  const secret = useWebhookSecret(webhookId, shown && canReveal);
+  const rotate = useRotateSecret(webhookId, {
     onSuccess: (r) => {
-      qc.removeQueries({ queryKey: webhookKeys.secret(webhookId) });
       setShown(false);
       setRotated(r.secret ?? null);
       if (!r.secret) setRotating(false);

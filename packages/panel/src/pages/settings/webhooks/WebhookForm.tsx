@@ -1,16 +1,16 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ArrowLeft, ShieldCheck } from 'lucide-react';
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { api, fieldError } from '../../../api/client';
-import type { CreatedWebhook, EventType, Webhook, WebhookInput } from '../../../api/types';
+import { fieldError } from '../../../api/client';
+import type { CreatedWebhook, EventType, Webhook } from '../../../api/types';
+import { useEventTypes, useSaveWebhook, useWebhook } from '../../../api/webhooks';
 import { Button } from '../../../ui/Button';
 import { SecretBox } from '../../../ui/CopyButton';
 import { Dialog } from '../../../ui/Dialog';
 import { TextArea, TextField } from '../../../ui/Field';
 import { Alert, ErrorState, Loading } from '../../../ui/States';
 import { useToast } from '../../../ui/Toasts';
-import { isAllEvents, useEventTypes, useWebhook, webhookKeys } from './hooks';
+import { isAllEvents } from './events';
 
 const AREA_LABELS: Record<string, string> = {
   deal: 'Negócios',
@@ -60,7 +60,6 @@ export function WebhookEdit() {
 
 function WebhookFormPage({ initial }: { initial: Webhook | null }) {
   const navigate = useNavigate();
-  const qc = useQueryClient();
   const toast = useToast();
   const types = useEventTypes();
   const [url, setUrl] = useState(initial?.url ?? 'https://');
@@ -70,11 +69,8 @@ function WebhookFormPage({ initial }: { initial: Webhook | null }) {
   const [created, setCreated] = useState<CreatedWebhook | null>(null);
   const [localError, setLocalError] = useState<string | null>(null);
 
-  const save = useMutation({
-    mutationFn: (body: WebhookInput) =>
-      initial ? api.put<CreatedWebhook>(`/webhooks/${encodeURIComponent(initial.id)}`, body) : api.post<CreatedWebhook>('/webhooks', body),
+  const save = useSaveWebhook(initial?.id, {
     onSuccess: (w) => {
-      void qc.invalidateQueries({ queryKey: webhookKeys.all });
       if (initial) {
         toast.success('Webhook atualizado.');
         void navigate(`/configuracoes/webhooks/${w.id}`);

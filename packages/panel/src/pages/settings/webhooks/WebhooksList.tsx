@@ -4,7 +4,8 @@ import { Link, useNavigate } from 'react-router';
 import { permissions, useCurrentSession } from '../../../auth/session';
 import { formatPercent, formatRelative } from '../../../ui/format';
 import { EmptyState, ErrorState, Loading } from '../../../ui/States';
-import { eventsSummary, useWebhooks } from './hooks';
+import { useWebhooks } from '../../../api/webhooks';
+import { eventsSummary } from './events';
 import { LastAttempt, WebhookStatus } from './WebhookStatus';
 
 export function WebhooksList() {

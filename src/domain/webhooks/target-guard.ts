@@ -1,4 +1,5 @@
 import { BlockList, isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 /**
  * Addresses an outgoing webhook must never reach (SSRF guard): loopback, private,
@@ -58,4 +59,37 @@ export function isBlockedAddress(ip: string): boolean {
   if (family === 4) return ipv4List.check(candidate, 'ipv4');
   if (family === 6) return ipv6List.check(candidate, 'ipv6');
   return true;
+}
+
+/**
+ * The address a URL host names when it is an IP literal, in any form a resolver or a URL parser
+ * accepts (dotted, shorthand `127.1`, decimal `2130706433`, octal `0177.0.0.1`, hex `0x7f.0.0.1`,
+ * bracketed IPv6, IPv4-mapped `::ffff:7f00:1`, unspecified `0`, `::`), in canonical text; null for a
+ * host name. IPv4-mapped IPv6 stays IPv6 (the guard refuses that whole range).
+ */
+export function ipLiteralOf(host: string): string | null {
+  const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+  if (!ipaddr.isValid(bare)) return null;
+  return ipaddr.parse(bare).toString();
+}
+
+/** Names that are loopback by definition (RFC 6761), whatever a resolver says. */
+const isLoopbackName = (host: string): boolean => host === 'localhost' || host.endsWith('.localhost');
+
+/**
+ * Whether a webhook host must be refused without asking DNS: a loopback name, or an IP literal
+ * (any form, see `ipLiteralOf`) in a blocked range. Other names are checked on their resolved
+ * addresses when delivering.
+ */
+export function isBlockedHost(hostname: string): boolean {
+  const host = hostname.trim().toLowerCase().replace(/\.$/, '');
+  if (host === '' || isLoopbackName(host)) return true;
+  const ip = ipLiteralOf(host);
+  return ip !== null && isBlockedAddress(ip);
+}
+
+/** The host of a URL as the guard reads it: bracketless, with an IP literal in canonical form. */
+export function targetHostOf(url: URL): string {
+  const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+  return ipLiteralOf(host) ?? host;
 }

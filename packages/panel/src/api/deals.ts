@@ -1,0 +1,62 @@
+import { useMutation, useQuery } from '@tanstack/react-query';
+import type { BoardSource } from '../ui/board/useBoard';
+import { client, page, params, unwrap } from './client';
+import { keysOf, useChanged } from './resources';
+import type { DealCard, DealChanges, DealFilters, DealInput } from './types';
+
+export const dealKeys = keysOf('deals');
+
+export interface DealBoardFilters {
+  search: string;
+  responsible_id: string;
+  source: string;
+}
+
+/** The deals board, fed to the generic Board. */
+export function dealsBoard(filters: DealBoardFilters): BoardSource<DealCard> {
+  const query = params(filters);
+  return {
+    key: dealKeys.board(query),
+    columns: (perColumn) => unwrap(client.GET('/panel/api/deals/board', { params: { query: { ...query, per_column: perColumn } } })),
+    column: (phase, offset, limit) => unwrap(client.GET('/panel/api/deals/board/{phase}', { params: { path: { phase }, query: { ...query, offset, limit } } })),
+    move: (id, phase) => unwrap(client.PUT('/panel/api/deals/{id}', { params: { path: { id } }, body: { phase } })),
+    changed: 'deals',
+  };
+}
+
+export function useDealList(filters: DealFilters) {
+  const query = params(filters);
+  return useQuery({
+    queryKey: dealKeys.list(query),
+    queryFn: () => page(client.GET('/panel/api/deals', { params: { query } })),
+    placeholderData: (prev) => prev,
+  });
+}
+
+export function useDeal(id: string | null) {
+  return useQuery({
+    queryKey: dealKeys.one(id),
+    queryFn: () => unwrap(client.GET('/panel/api/deals/{id}', { params: { path: { id: id ?? '' } } })),
+    enabled: id !== null,
+  });
+}
+
+/** Create (no id) or change a deal; refreshes every deal query and what a deal changes. */
+export function useSaveDeal() {
+  const changed = useChanged('deals');
+  return useMutation({
+    mutationFn: ({ id, body }: { id?: string | undefined; body: DealInput | DealChanges }) =>
+      id
+        ? unwrap(client.PUT('/panel/api/deals/{id}', { params: { path: { id } }, body: body }))
+        : unwrap(client.POST('/panel/api/deals', { body: body as DealInput })),
+    onSuccess: changed,
+  });
+}
+
+export function useArchiveDeal() {
+  const changed = useChanged('deals');
+  return useMutation({
+    mutationFn: (id: string) => client.DELETE('/panel/api/deals/{id}', { params: { path: { id } } }),
+    onSuccess: changed,
+  });
+}

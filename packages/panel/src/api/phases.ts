@@ -1,0 +1,26 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { client, unwrap } from './client';
+import { invalidate, keysOf } from './resources';
+import type { BoardName, PhasesInput } from './types';
+
+export const phaseKeys = keysOf('phases');
+
+/** A board's phases in pipeline order (the forms' phase pickers and Settings -> Quadros). */
+export function usePhases(board: BoardName) {
+  return useQuery({
+    queryKey: phaseKeys.part(board),
+    queryFn: () => unwrap(client.GET('/panel/api/boards/{board}/phases', { params: { path: { board } } })),
+    staleTime: 60_000,
+  });
+}
+
+export function useReplacePhases(board: BoardName) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (phases: PhasesInput['phases']) => unwrap(client.PUT('/panel/api/boards/{board}/phases', { params: { path: { board } }, body: { phases } })),
+    onSuccess: (answer) => {
+      qc.setQueryData(phaseKeys.part(board), answer);
+      invalidate(qc, ['phases']);
+    },
+  });
+}

@@ -1,0 +1,100 @@
+import { Briefcase } from 'lucide-react';
+import { useState } from 'react';
+import { useDealList, type DealBoardFilters } from '../../api/deals';
+import type { DealFilters } from '../../api/types';
+import { formatMoney, phaseLabel } from '../../ui/format';
+import { PRIORITY_LABELS } from '../../ui/labels';
+import { EmptyState, ErrorState, Loading } from '../../ui/States';
+import { Pager } from '../records/shared';
+
+const SORTS: [string, string][] = [
+  ['-updated_at', 'Atualizados por último'],
+  ['-created_at', 'Mais novos'],
+  ['-value', 'Maior valor'],
+  ['title', 'Título (A–Z)'],
+  ['expected_close_date', 'Fechamento previsto'],
+  ['-priority', 'Prioridade'],
+];
+
+/** The deals as a table, with an order and a status (won, lost and archived deals are only here). */
+export function DealsList({ params, onOpen }: { params: DealBoardFilters; onOpen: (id: string) => void }) {
+  const [sort, setSort] = useState('-updated_at');
+  const [status, setStatus] = useState('ativo');
+  // A change of filter or order starts again at page 1.
+  const signature = JSON.stringify([params, sort, status]);
+  const [paging, setPaging] = useState({ signature, page: 1 });
+  const page = paging.signature === signature ? paging.page : 1;
+  const setPage = (p: number) => setPaging({ signature, page: p });
+  const list = useDealList({ ...params, page, limit: 25, sort, status: status as DealFilters['status'] });
+  return (
+    <div className="card">
+      <div className="card-header">
+        <div className="row">
+          <label className="small muted" htmlFor="deal-sort">
+            Ordenar
+          </label>
+          <select id="deal-sort" className="select" style={{ width: 'auto' }} value={sort} onChange={(e) => setSort(e.target.value)}>
+            {SORTS.map(([v, l]) => (
+              <option key={v} value={v}>
+                {l}
+              </option>
+            ))}
+          </select>
+          <label className="small muted" htmlFor="deal-status">
+            Status
+          </label>
+          <select id="deal-status" className="select" style={{ width: 'auto' }} value={status} onChange={(e) => setStatus(e.target.value)}>
+            <option value="ativo">Ativos</option>
+            <option value="ganho">Ganhos</option>
+            <option value="perdido">Perdidos</option>
+            <option value="arquivado">Arquivados</option>
+          </select>
+        </div>
+      </div>
+      {list.isPending ? (
+        <Loading />
+      ) : list.isError ? (
+        <ErrorState error={list.error} onRetry={() => void list.refetch()} />
+      ) : list.data.data.length === 0 ? (
+        <EmptyState icon={Briefcase} title="Nenhum negócio encontrado">
+          Mude os filtros ou crie um negócio.
+        </EmptyState>
+      ) : (
+        <>
+          <div className="table-wrap">
+            <table className="table responsive">
+              <thead>
+                <tr>
+                  <th scope="col">Negócio</th>
+                  <th scope="col">Fase</th>
+                  <th scope="col">Valor</th>
+                  <th scope="col">Prioridade</th>
+                  <th scope="col">Origem</th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.data.data.map((d) => (
+                  <tr key={d.id} data-testid="deal-row">
+                    <td className="primary-cell">
+                      <button type="button" className="link-button link-strong" onClick={() => onOpen(d.id)}>
+                        {d.title}
+                      </button>
+                      {d.client ? <div className="small muted">{d.client.name}</div> : null}
+                    </td>
+                    <td data-label="Fase">{phaseLabel(d.phase)}</td>
+                    <td data-label="Valor">{formatMoney(d.value)}</td>
+                    <td data-label="Prioridade">
+                      <span className={`badge prio-${d.priority}`}>{PRIORITY_LABELS[d.priority] ?? d.priority}</span>
+                    </td>
+                    <td data-label="Origem">{d.source ?? '—'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <Pager page={page} pages={list.data.pagination.pages} total={list.data.pagination.total} noun={['negócio', 'negócios']} onPage={setPage} />
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,65 @@
+import { useState } from 'react';
+import { fieldError } from '../../api/client';
+import { usePayFinancial } from '../../api/financial';
+import type { FinancialPayment, FinancialRecord } from '../../api/types';
+import { Button } from '../../ui/Button';
+import { Dialog } from '../../ui/Dialog';
+import { SelectField, TextField } from '../../ui/Field';
+import { formatMoney } from '../../ui/format';
+import { Alert } from '../../ui/States';
+import { useToast } from '../../ui/Toasts';
+import { PAYMENT_METHOD_LABELS, today } from './labels';
+
+/** Records a payment: the method and the day it was paid. */
+export function PayDialog({ record, onClose }: { record: FinancialRecord; onClose: () => void }) {
+  const [method, setMethod] = useState('pix');
+  const [paidOn, setPaidOn] = useState(today());
+  const toast = useToast();
+  const paying = usePayFinancial();
+  const pay = {
+    ...paying,
+    mutate: () =>
+      paying.mutate(
+        {
+          id: record.id,
+          body: {
+            payment_method: method as FinancialPayment['payment_method'],
+            ...(paidOn && paidOn !== today() ? { paid_at: new Date(`${paidOn}T12:00:00`).toISOString() } : {}),
+          },
+        },
+        {
+          onSuccess: () => {
+            toast.success('Pagamento registrado.');
+            onClose();
+          },
+        },
+      ),
+  };
+  return (
+    <Dialog open onClose={onClose} title="Registrar pagamento" description={`${record.description} · ${formatMoney(record.amount)}`}>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          pay.mutate();
+        }}
+        noValidate
+      >
+        {pay.error && !fieldError(pay.error, 'payment_method') && !fieldError(pay.error, 'paid_at') ? <Alert kind="danger">{pay.error.message}</Alert> : null}
+        <SelectField label="Forma de pagamento" value={method} onChange={(e) => setMethod(e.target.value)} error={fieldError(pay.error, 'payment_method')}>
+          {Object.entries(PAYMENT_METHOD_LABELS).map(([v, l]) => (
+            <option key={v} value={v}>
+              {l}
+            </option>
+          ))}
+        </SelectField>
+        <TextField label="Pago em" type="date" value={paidOn} onChange={(e) => setPaidOn(e.target.value)} error={fieldError(pay.error, 'paid_at')} />
+        <div className="form-actions">
+          <Button onClick={onClose}>Cancelar</Button>
+          <Button type="submit" variant="primary" loading={pay.isPending}>
+            Confirmar pagamento
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

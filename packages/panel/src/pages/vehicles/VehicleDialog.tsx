@@ -1,0 +1,135 @@
+import { Archive, BadgeCheck, CalendarPlus, Pencil } from 'lucide-react';
+import { useState } from 'react';
+import { usePhases } from '../../api/phases';
+import type { VehicleChanges } from '../../api/types';
+import { useArchiveVehicle, useSaveVehicle, useVehicle } from '../../api/vehicles';
+import { Button } from '../../ui/Button';
+import { Dialog } from '../../ui/Dialog';
+import { formatDateTime, formatInt, formatMoney, phaseLabel } from '../../ui/format';
+import { VEHICLE_STATUS_LABELS } from '../../ui/labels';
+import { ErrorState, Loading } from '../../ui/States';
+import { useToast } from '../../ui/Toasts';
+import { ActivityForm } from '../agenda/ActivityForm';
+import { VehicleForm } from './VehicleForm';
+
+/** One vehicle: its fields, a move to another phase, sold / back to stock, archive, edit, schedule. */
+export function VehicleDialog({ id, onClose }: { id: string | null; onClose: () => void }) {
+  const [editing, setEditing] = useState(false);
+  const [scheduling, setScheduling] = useState(false);
+  const vehicle = useVehicle(id);
+  const phases = usePhases('vehicles');
+  const toast = useToast();
+  const save = useSaveVehicle();
+  const archiving = useArchiveVehicle();
+  const change = {
+    ...save,
+    mutate: ({ body, done }: { body: VehicleChanges; done: string }) =>
+      save.mutate({ id: id ?? '', body }, { onSuccess: () => toast.success(done), onError: (err) => toast.error(err.message) }),
+  };
+  const archive = {
+    ...archiving,
+    mutate: () =>
+      archiving.mutate(id ?? '', {
+        onSuccess: () => {
+          toast.success('Veículo arquivado.');
+          onClose();
+        },
+        onError: (err) => toast.error(err.message),
+      }),
+  };
+  const v = vehicle.data;
+  return (
+    <>
+      <Dialog open={id !== null && !editing && !scheduling} onClose={onClose} title={v?.title ?? 'Veículo'} wide>
+        {vehicle.isPending ? (
+          <Loading />
+        ) : vehicle.isError ? (
+          <ErrorState error={vehicle.error} onRetry={() => void vehicle.refetch()} />
+        ) : v ? (
+          <div className="stack">
+            <div className="row">
+              <span className={`badge ${v.status === 'vendido' ? 'badge-success' : ''}`}>{VEHICLE_STATUS_LABELS[v.status] ?? v.status}</span>
+              {v.plate ? <span className="plate">{v.plate}</span> : null}
+            </div>
+            <dl className="kv">
+              <dt>Preço</dt>
+              <dd>{formatMoney(v.price)}</dd>
+              <dt>Preço de compra</dt>
+              <dd>{formatMoney(v.purchase_price)}</dd>
+              <dt>Marca / modelo</dt>
+              <dd>
+                {v.brand} {v.model} {v.version ?? ''}
+              </dd>
+              <dt>Ano</dt>
+              <dd>
+                {v.manufacture_year ?? '—'}/{v.model_year ?? '—'}
+              </dd>
+              <dt>Quilometragem</dt>
+              <dd>{v.mileage === null ? '—' : `${formatInt(v.mileage)} km`}</dd>
+              <dt>RENAVAM</dt>
+              <dd className="mono">{v.renavam ?? '—'}</dd>
+              <dt>Chassi</dt>
+              <dd className="mono">{v.chassis ?? '—'}</dd>
+              {v.sold_at ? (
+                <>
+                  <dt>Vendido em</dt>
+                  <dd>{formatDateTime(v.sold_at)}</dd>
+                </>
+              ) : null}
+            </dl>
+            {v.status === 'ativo' ? (
+              <div className="field">
+                <label className="label" htmlFor="vehicle-move">
+                  Fase
+                </label>
+                <select
+                  id="vehicle-move"
+                  className="select"
+                  value={v.phase}
+                  disabled={change.isPending}
+                  onChange={(e) => change.mutate({ body: { phase: e.target.value }, done: `Movido para ${phaseLabel(e.target.value)}.` })}
+                >
+                  {phases.data?.map((p) => (
+                    <option key={p.name} value={p.name}>
+                      {phaseLabel(p.name)}
+                    </option>
+                  ))}
+                </select>
+              </div>
+            ) : (
+              <p className="small muted">Fase: {phaseLabel(v.phase)}</p>
+            )}
+            <div className="row">
+              {v.status === 'ativo' ? (
+                <Button
+                  variant="primary"
+                  icon={<BadgeCheck size={16} aria-hidden />}
+                  loading={change.isPending}
+                  onClick={() => change.mutate({ body: { status: 'vendido' }, done: 'Veículo marcado como vendido.' })}
+                >
+                  Marcar como vendido
+                </Button>
+              ) : v.status === 'vendido' ? (
+                <Button onClick={() => change.mutate({ body: { status: 'ativo' }, done: 'Veículo de volta ao estoque.' })}>Voltar ao estoque</Button>
+              ) : null}
+              <Button icon={<Pencil size={16} aria-hidden />} onClick={() => setEditing(true)}>
+                Editar
+              </Button>
+              <Button icon={<CalendarPlus size={16} aria-hidden />} onClick={() => setScheduling(true)}>
+                Nova atividade
+              </Button>
+              <span className="spacer" />
+              {v.status !== 'arquivado' ? (
+                <Button variant="danger-ghost" icon={<Archive size={16} aria-hidden />} loading={archive.isPending} onClick={() => archive.mutate()}>
+                  Arquivar
+                </Button>
+              ) : null}
+            </div>
+          </div>
+        ) : null}
+      </Dialog>
+      {editing && v ? <VehicleForm vehicle={v} onClose={() => setEditing(false)} /> : null}
+      {scheduling && v ? <ActivityForm link={{ vehicle_id: v.id, label: `Ligada ao veículo ${v.title}.` }} onClose={() => setScheduling(false)} /> : null}
+    </>
+  );
+}
