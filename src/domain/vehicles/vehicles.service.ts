@@ -351,7 +351,7 @@ export function createVehiclesService(db: Db, { clock, reads }: { clock: Clock; 
      * as a PUT of `{status: 'ativo'}`, with its `vehicle.updated`. Any other vehicle is answered as it is.
      */
     async restore(teamId: string, rawId: string): Promise<VehicleUpdateResult> {
-      const current = toVehicleView(await load(rawId, teamId));
+      const current = await service.get(teamId, rawId);
       if (current.status !== 'arquivado') return { vehicle: current, previous: {}, changed: [] };
       return service.update(teamId, current.id, { status: 'ativo' });
     },

@@ -69,14 +69,16 @@ export function HomePage() {
               value={formatInt(d.overdue_activities)}
               tone={d.overdue_activities > 0 ? 'negative' : undefined}
             />
-            <Tile
-              to="/financeiro"
-              icon={Receipt}
-              label="A receber vencido"
-              value={formatMoney(d.overdue_receivables.amount)}
-              hint={`${d.overdue_receivables.count} ${d.overdue_receivables.count === 1 ? 'lançamento' : 'lançamentos'}`}
-              tone={d.overdue_receivables.count > 0 ? 'negative' : undefined}
-            />
+            {d.overdue_receivables && (
+              <Tile
+                to="/financeiro"
+                icon={Receipt}
+                label="A receber vencido"
+                value={formatMoney(d.overdue_receivables.amount)}
+                hint={`${d.overdue_receivables.count} ${d.overdue_receivables.count === 1 ? 'lançamento' : 'lançamentos'}`}
+                tone={d.overdue_receivables.count > 0 ? 'negative' : undefined}
+              />
+            )}
           </div>
           <div className="grid-2">
             <div className="card">
