@@ -25,7 +25,8 @@ describe.each(DIALECTS)('panel records (%s)', (dialect) => {
     );
 
   it('vehicle board: columns per phase with cards (days in stock); move, mark sold, archive; duplicate plate on the field', async () => {
-    const { browser, teamId, email } = await signedIn(h, 'seller');
+    // A manager: marking sold and archiving by hand are not a seller's (panel-roles.test.ts).
+    const { browser, teamId, email } = await signedIn(h, 'manager');
     const gol = await browser.post('/vehicles', {
       title: 'Gol 1.0',
       brand: 'Volkswagen',
@@ -83,7 +84,7 @@ describe.each(DIALECTS)('panel records (%s)', (dialect) => {
   });
 
   it('clients: search by CPF with or without punctuation, CPF validation on the field, overview, deactivate and reactivate', async () => {
-    const { browser, teamId } = await signedIn(h, 'seller');
+    const { browser, teamId } = await signedIn(h, 'manager');
     const bad = await browser.post('/clients', { type: 'PF', name: 'Zé', cpf: '111.111.111-11' });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toMatchObject({ code: 'VALIDATION_ERROR', field: 'cpf' });
@@ -152,7 +153,7 @@ describe.each(DIALECTS)('panel records (%s)', (dialect) => {
   });
 
   it('financial: filters, overdue mark, pay with a method (financial.paid), the summary changes; categories', async () => {
-    const { browser, teamId } = await signedIn(h, 'seller');
+    const { browser, teamId } = await signedIn(h, 'manager');
     clock.set('2026-11-22T12:00:00.000Z');
     const rent = (await browser.post('/financial', { type: 'expense', category: 'aluguel', description: 'Aluguel', amount: 3000, due_date: '2026-11-10' })).body
       .data;
@@ -191,7 +192,7 @@ describe.each(DIALECTS)('panel records (%s)', (dialect) => {
   });
 
   it('dashboard: pipeline by phase, won and lost this month (team time zone), conversion, stock and its age, overdue activities and receivables', async () => {
-    const { browser, email } = await signedIn(h, 'seller');
+    const { browser, email } = await signedIn(h, 'manager');
     clock.set('2026-11-22T12:00:00.000Z');
     const empty = (await browser.get('/dashboard')).body.data;
     expect(empty).toMatchObject({ conversion_rate: null, average_days_in_stock: null, overdue_activities: 0, overdue_receivables: { count: 0, amount: 0 } });

@@ -7,8 +7,8 @@ import { registeredPanelEndpoints, type PanelEndpoint } from '../support/routes.
 import type { Role } from '../../src/domain/users/users.types.js';
 
 /**
- * The panel's role matrix (DECISIONS.md: owner = everything, manager = records, boards, phases,
- * seller = records), restated here rather than read from src/: the test fails when a registered
+ * The panel's role matrix (DECISIONS.md: owner = everything; manager = records, boards, phases, the
+ * cash book, webhooks and keys read-only; seller = deals, clients, vehicles, activities), restated here rather than read from src/: the test fails when a registered
  * /panel/api route is missing from this table or declares another role, and then checks every
  * route: no session -> 401, each lesser role -> 403, the needed role without the CSRF header on a
  * state-changing request -> 403 CSRF_INVALID, and with it -> neither 401 nor 403.
@@ -27,7 +27,7 @@ const ROLE_OF: Record<string, Role | null> = {
   'POST /users': 'owner',
   'PUT /users/:id': 'owner',
   'POST /users/:id/password-link': 'owner',
-  'GET /keys': 'owner',
+  'GET /keys': 'manager',
   'POST /keys': 'owner',
   'DELETE /keys/:id': 'owner',
   'GET /scopes': 'seller',
@@ -61,7 +61,8 @@ const ROLE_OF: Record<string, Role | null> = {
   'POST /vehicles': 'seller',
   'GET /vehicles/:id': 'seller',
   'PUT /vehicles/:id': 'seller',
-  'DELETE /vehicles/:id': 'seller',
+  'DELETE /vehicles/:id': 'manager',
+  'POST /vehicles/:id/restore': 'manager',
   'GET /clients': 'seller',
   'POST /clients': 'seller',
   'GET /clients/:id': 'seller',
@@ -75,14 +76,14 @@ const ROLE_OF: Record<string, Role | null> = {
   'PUT /activities/:id': 'seller',
   'DELETE /activities/:id': 'seller',
   'POST /activities/:id/complete': 'seller',
-  'GET /financial': 'seller',
-  'GET /financial/summary': 'seller',
-  'GET /financial/categories': 'seller',
-  'POST /financial': 'seller',
-  'GET /financial/:id': 'seller',
-  'PUT /financial/:id': 'seller',
-  'DELETE /financial/:id': 'seller',
-  'POST /financial/:id/pay': 'seller',
+  'GET /financial': 'manager',
+  'GET /financial/summary': 'manager',
+  'GET /financial/categories': 'manager',
+  'POST /financial': 'manager',
+  'GET /financial/:id': 'manager',
+  'PUT /financial/:id': 'manager',
+  'DELETE /financial/:id': 'manager',
+  'POST /financial/:id/pay': 'manager',
 };
 
 const LESSER: Record<Role, Role[]> = { owner: ['manager', 'seller'], manager: ['seller'], seller: [] };
@@ -134,5 +135,102 @@ describe.each(DIALECTS)('panel role matrix (%s)', (dialect) => {
     }
     const res = await browser.request(e.method, pathOf(e), body);
     expect([401, 403], `${name(e)} as ${needed}: ${res.status} ${res.text}`).not.toContain(res.status);
+  });
+});
+
+/**
+ * The finer rules of the records (DECISIONS: "Roles in the records"): a seller never sees what the
+ * store paid or earned (`purchase_price` absent from every vehicle answer, no receivables on the
+ * dashboard, no records on a client's page) and may not set a vehicle's status or purchase price by
+ * hand (403); managers and owners may. The API keys keep their scopes' rules.
+ */
+describe.each(DIALECTS)('what a seller sees and may do in the records (%s)', (dialect) => {
+  let h: Harness;
+  let teamId: string;
+  let owner: Awaited<ReturnType<typeof signedIn>>['browser'];
+  let seller: Awaited<ReturnType<typeof signedIn>>['browser'];
+  let managerBrowser: Awaited<ReturnType<typeof signedIn>>['browser'];
+  let vehicleId: string;
+  let clientId: string;
+  beforeAll(async () => {
+    h = await createHarness(dialect, { passwordHashing: TEST_HASHING });
+    ({ teamId, browser: owner } = await signedIn(h, 'owner'));
+    seller = (await signedIn(h, 'seller', teamId)).browser;
+    managerBrowser = (await signedIn(h, 'manager', teamId)).browser;
+    vehicleId = (await owner.post('/vehicles', { title: 'Onix LT', brand: 'Chevrolet', model: 'Onix', price: 82900, purchase_price: 71000 })).body.data.id;
+    clientId = (await owner.post('/clients', { type: 'PF', name: 'Ana Souza' })).body.data.id;
+    await h.services.financial.create(teamId, {
+      type: 'revenue',
+      category: 'venda-veiculo',
+      description: 'Venda',
+      amount: 1000,
+      due_date: '2020-01-01',
+      client_id: clientId,
+    } as never);
+  });
+  afterAll(() => h.close());
+
+  const absent = (vehicle: Record<string, unknown>) => expect(Object.keys(vehicle)).not.toContain('purchase_price');
+
+  it('purchase_price is absent (not null) from every vehicle answer a seller gets, present for managers and owners', async () => {
+    const created = await seller.post('/vehicles', { title: 'HB20', brand: 'Hyundai', model: 'HB20', price: 60000, purchase_price: null });
+    expect(created.status).toBe(201);
+    absent(created.body.data);
+    absent((await seller.get(`/vehicles/${vehicleId}`)).body.data);
+    for (const v of (await seller.get('/vehicles')).body.data) absent(v);
+    for (const v of (await seller.get('/vehicles?status=ativo&search=onix')).body.data) absent(v);
+    const moved = await seller.put(`/vehicles/${vehicleId}`, { phase: 'preparacao', price: 81900 });
+    expect(moved.status).toBe(200);
+    absent(moved.body.data);
+    const board = (await seller.get('/vehicles/board')).body.data.columns;
+    for (const card of board.flatMap((c: { items: object[] }) => c.items)) absent(card as Record<string, unknown>);
+    expect(JSON.stringify((await seller.get('/vehicles/board/preparacao')).body)).not.toContain('purchase_price');
+    expect((await managerBrowser.get(`/vehicles/${vehicleId}`)).body.data.purchase_price).toBe(71000);
+    expect((await owner.get('/vehicles')).body.data.find((v: { id: string }) => v.id === vehicleId).purchase_price).toBe(71000);
+  });
+
+  it("the dashboard and a client's page show a seller no money of the store", async () => {
+    const dashboard = (await seller.get('/dashboard')).body.data;
+    expect(Object.keys(dashboard)).not.toContain('overdue_receivables');
+    expect(JSON.stringify(dashboard)).not.toMatch(/margin|purchase/);
+    expect((await owner.get('/dashboard')).body.data.overdue_receivables).toEqual({ count: 1, amount: 1000 });
+    expect(Object.keys((await seller.get(`/clients/${clientId}/overview`)).body.data)).toEqual(['client', 'deals', 'activities']);
+    expect((await managerBrowser.get(`/clients/${clientId}/overview`)).body.data.financial).toHaveLength(1);
+  });
+
+  it('a seller may not set a status or a purchase price by hand (403), nor archive or restore; a manager may', async () => {
+    const refused: Array<[string, object, string]> = [
+      ['PUT', { status: 'vendido' }, 'Vendedores não mudam o status de um veículo: ele é vendido ao ganhar o negócio; arquivar e restaurar cabem ao gerente'],
+      ['PUT', { status: 'arquivado' }, 'Vendedores não mudam o status de um veículo: ele é vendido ao ganhar o negócio; arquivar e restaurar cabem ao gerente'],
+      ['PUT', { purchase_price: 65000 }, 'Vendedores não informam nem alteram o preço de compra'],
+      ['PUT', { purchase_price: null }, 'Vendedores não informam nem alteram o preço de compra'],
+    ];
+    for (const [method, body, message] of refused) expectError(await seller.request(method, `/vehicles/${vehicleId}`, body), 403, 'FORBIDDEN', message);
+    expectError(
+      await seller.post('/vehicles', { title: 'Gol', brand: 'VW', model: 'Gol', purchase_price: 30000 }),
+      403,
+      'FORBIDDEN',
+      'Vendedores não informam nem alteram o preço de compra',
+    );
+    expectError(await seller.delete(`/vehicles/${vehicleId}`), 403, 'FORBIDDEN');
+    expectError(await seller.post(`/vehicles/${vehicleId}/restore`), 403, 'FORBIDDEN');
+    expectError(await seller.delete('/financial/00000000-0000-4000-8000-000000000000'), 403, 'FORBIDDEN');
+    const vehicle = (await owner.get(`/vehicles/${vehicleId}`)).body.data;
+    expect([vehicle.status, vehicle.purchase_price]).toEqual(['ativo', 71000]);
+
+    expect((await managerBrowser.put(`/vehicles/${vehicleId}`, { purchase_price: 70000 })).body.data.purchase_price).toBe(70000);
+    expect((await managerBrowser.delete(`/vehicles/${vehicleId}`)).body.data.status).toBe('arquivado');
+    const restored = await managerBrowser.post(`/vehicles/${vehicleId}/restore`);
+    expect(restored.body.data).toMatchObject({ id: vehicleId, status: 'ativo', phase: 'preparacao' });
+    // The API key, governed by its scopes, still sets both.
+    const api = await h.key(teamId);
+    expect((await api.put(`/vehicles/${vehicleId}`, { status: 'vendido', purchase_price: 69000 })).status).toBe(200);
+  });
+
+  it('a manager reads webhooks and keys but may not change them', async () => {
+    expect((await managerBrowser.get('/keys')).status).toBe(200);
+    expect((await managerBrowser.get('/webhooks')).status).toBe(200);
+    expectError(await managerBrowser.post('/keys', { name: 'x', scopes: ['deals:read'] }), 403, 'FORBIDDEN');
+    expectError(await managerBrowser.post('/webhooks', { url: 'https://example.com/x' }), 403, 'FORBIDDEN');
   });
 });

@@ -67,6 +67,8 @@ export interface DealColumn {
 }
 
 export interface VehicleBoardFilters {
+  /** `ativo` (in stock) unless told: `vendido` or `arquivado` show the sold or archived vehicles by phase. */
+  status?: 'ativo' | 'vendido' | 'arquivado';
   search?: string;
   brand?: string;
   store_id?: string;
@@ -160,7 +162,7 @@ export function createBoardsService(db: Db, { clock }: { clock: Clock }) {
   const cardPage = (rows: DealCardRow[], limit: number) => ({ has_more: rows.length > limit, items: rows.slice(0, limit).map(toCard) });
 
   const vehicleFilters = (f: VehicleBoardFilters): VehicleFilters => ({
-    status: 'ativo',
+    status: f.status ?? 'ativo',
     search: f.search,
     store_id: f.store_id,
     brandKey: f.brand === undefined ? undefined : foldText(f.brand),

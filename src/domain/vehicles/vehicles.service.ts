@@ -230,7 +230,7 @@ export function createVehiclesService(db: Db, { clock, reads }: { clock: Clock; 
     return { data: rows.map(toVehicleView), pagination: paginationOf(page, total), authEpoch };
   }
 
-  return {
+  const service = {
     async list(teamId: string, q: VehicleListInput): Promise<{ data: VehicleView[]; pagination: Pagination }> {
       const { data, pagination } = await listRead(teamId, q);
       return { data, pagination };
@@ -346,6 +346,16 @@ export function createVehiclesService(db: Db, { clock, reads }: { clock: Clock; 
       });
     },
 
+    /**
+     * Brings an archived vehicle back into stock (status `ativo`, in the phase it kept): the same change
+     * as a PUT of `{status: 'ativo'}`, with its `vehicle.updated`. Any other vehicle is answered as it is.
+     */
+    async restore(teamId: string, rawId: string): Promise<VehicleUpdateResult> {
+      const current = await service.get(teamId, rawId);
+      if (current.status !== 'arquivado') return { vehicle: current, previous: {}, changed: [] };
+      return service.update(teamId, current.id, { status: 'ativo' });
+    },
+
     /** DELETE: archives (`vehicle.removed`); archiving an archived vehicle again answers with its original archived_at. */
     async archive(teamId: string, rawId: string): Promise<VehicleArchiveResult> {
       return k.transaction().execute(async (trx) => {
@@ -363,6 +373,7 @@ export function createVehiclesService(db: Db, { clock, reads }: { clock: Clock; 
       });
     },
   };
+  return service;
 }
 
 export type VehiclesService = ReturnType<typeof createVehiclesService>;

@@ -8,7 +8,8 @@ import type { FinancialService } from '../../domain/financial/financial.service.
 import { crudRoutes } from '../crud-routes.js';
 import { ClientCreateBody, ClientListQuery, ClientUpdateBody } from '../schemas/clients.schema.js';
 import { Client, ClientDeactivated, ClientListItem, Deal, Page } from '../schemas/responses.schema.js';
-import { invalid, panelSurface, teamOf } from './panel-surface.js';
+import { seesMoneyOfTheStore } from '../../domain/users/role-rules.js';
+import { invalid, panelSurface, roleOf, teamOf } from './panel-surface.js';
 import { Success } from './panel.schemas.js';
 import { AgendaActivity, agendaFlags, overdueFlag, PanelFinancialRecord } from './record-flags.js';
 
@@ -17,7 +18,9 @@ const ClientOverview = Type.Object(
     client: Client,
     deals: Type.Array(Deal, { description: "The client's first 20 deals, newest first." }),
     activities: Type.Array(AgendaActivity, { description: "The client's first 20 activities by due time." }),
-    financial: Type.Array(PanelFinancialRecord, { description: "The client's first 20 records by due date." }),
+    financial: Type.Optional(
+      Type.Array(PanelFinancialRecord, { description: "The client's first 20 records by due date; absent for a seller (Financeiro is a manager's)." }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -93,16 +96,17 @@ export function clientsRoutes({ clients, deals, activities, financial, boards }:
       read: async (request) => {
         const team = teamOf(request);
         const client = await clients.get(team, request.params.id);
+        const money = seesMoneyOfTheStore(roleOf(request));
         const [dealPage, activityPage, financialPage] = await Promise.all([
           deals.list(team, { client_id: client.id, limit: 20 }),
           activities.list(team, { client_id: client.id, limit: 20, sort: 'due_at' }),
-          financial.list(team, { client_id: client.id, limit: 20, sort: 'due_date' }),
+          money ? financial.list(team, { client_id: client.id, limit: 20, sort: 'due_date' }) : null,
         ]);
         return {
           client,
           deals: dealPage.data,
           activities: activityPage.data.map(agendaFlags(boards)),
-          financial: financialPage.data.map(await overdueFlag(boards, team)),
+          ...(financialPage && { financial: financialPage.data.map(await overdueFlag(boards, team)) }),
         };
       },
     });

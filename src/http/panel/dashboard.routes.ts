@@ -3,7 +3,8 @@ import { Type } from 'typebox';
 import type { BoardsService } from '../../domain/boards/boards.service.js';
 import { crudRoutes } from '../crud-routes.js';
 import { nullable } from '../schemas/common.schema.js';
-import { panelSurface, teamOf } from './panel-surface.js';
+import { seesMoneyOfTheStore } from '../../domain/users/role-rules.js';
+import { panelSurface, roleOf, teamOf } from './panel-surface.js';
 import { Success } from './panel.schemas.js';
 
 const closed = { additionalProperties: false } as const;
@@ -19,7 +20,9 @@ const Dashboard = Type.Object(
     stock: Type.Array(Type.Object({ phase: Type.String(), count: Type.Integer() }, closed), { description: 'Vehicles in stock (ativo) per phase.' }),
     average_days_in_stock: nullable(Type.Number({ description: 'Mean days since the vehicles in stock were registered (one decimal).' })),
     overdue_activities: Type.Integer(),
-    overdue_receivables: Type.Object({ count: Type.Integer(), amount: Type.Number() }, closed),
+    overdue_receivables: Type.Optional(
+      Type.Object({ count: Type.Integer(), amount: Type.Number() }, { ...closed, description: 'Absent for a seller (Financeiro is a manager’s).' }),
+    ),
   },
   { ...closed, title: 'Dashboard' },
 );
@@ -32,7 +35,11 @@ export function dashboardRoutes({ boards }: { boards: Pick<BoardsService, 'dashb
       summary: 'The home page: pipeline by phase, deals won and lost this month, conversion, stock, overdue activities and receivables',
       description: "Months are the team time zone's. A deal counts as won or lost in the month of its last change (no closing date is stored).",
       answer: Success(Dashboard),
-      read: (request) => boards.dashboard(teamOf(request)),
+      read: async (request) => {
+        // A seller never sees what the store paid or earned: no receivables (the dashboard has no margin).
+        const { overdue_receivables, ...figures } = await boards.dashboard(teamOf(request));
+        return seesMoneyOfTheStore(roleOf(request)) ? { ...figures, overdue_receivables } : figures;
+      },
     });
   };
 }

@@ -7,7 +7,7 @@ import { crudRoutes } from '../crud-routes.js';
 import { requireType } from '../require-type.js';
 import { FinancialCreateBody, FinancialListQuery, FinancialSummary, FinancialUpdateBody, SummaryQuery } from '../schemas/agenda.schema.js';
 import { Page } from '../schemas/responses.schema.js';
-import { invalid, panelSurface, teamOf } from './panel-surface.js';
+import { invalid, manager, panelSurface, teamOf } from './panel-surface.js';
 import { Success } from './panel.schemas.js';
 import { overdueFlag, PanelFinancialRecord } from './record-flags.js';
 
@@ -48,7 +48,8 @@ export function financialRoutes({
   boards: Pick<BoardsService, 'now' | 'timeZone'>;
 }): FastifyPluginAsyncTypebox {
   return async (app) => {
-    const routes = crudRoutes(app, panelSurface({ tags: ['Financeiro'], notFound: 'Lançamento financeiro não encontrado' }), '/financial');
+    // Financeiro is a manager's and an owner's: a seller never sees what the store paid or earned.
+    const routes = crudRoutes(app, panelSurface({ tags: ['Financeiro'], read: manager, notFound: 'Lançamento financeiro não encontrado' }), '/financial');
     routes.list({
       operationId: 'listPanelFinancial',
       summary: 'Financial records: type, category, status, overdue, period (from/to: due dates, inclusive)',

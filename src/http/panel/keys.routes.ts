@@ -4,19 +4,20 @@ import type { ApiKeysService } from '../../domain/teams/api-keys.service.js';
 import type { ApiKeyView } from '../../domain/teams/api-keys.types.js';
 import { crudRoutes } from '../crud-routes.js';
 import { scopeItems } from './labels.js';
-import { invalidBody, owner, panelSurface, seller, teamOf } from './panel-surface.js';
+import { invalidBody, manager, owner, panelSurface, seller, teamOf } from './panel-surface.js';
 import { ApiKey, ApiKeyCreated, failure, KeyCreateBody, List, NoContent, ScopeItem, Success } from './panel.schemas.js';
 
 const tags = ['Chaves de API'];
 const keyAnswer = <T extends ApiKeyView>({ team_id: _team, ...key }: T): Omit<T, 'team_id'> => key;
 
-/** Settings -> API keys (owner), and the scopes their form offers. */
+/** Settings -> API keys (owner; managers read them), and the scopes their form offers. */
 export function keysRoutes({ keys }: { keys: ApiKeysService }): FastifyPluginAsyncTypebox {
   return async (app) => {
-    const routes = crudRoutes(app, panelSurface({ tags, read: owner }), '/keys');
+    // Managers see the keys (read-only); owners create and revoke them.
+    const routes = crudRoutes(app, panelSurface({ tags, read: manager, write: owner }), '/keys');
     routes.list({
       operationId: 'listKeys',
-      summary: "The team's API keys (owner), revoked ones included",
+      summary: "The team's API keys (manager: read-only), revoked ones included",
       answer: List(ApiKey),
       read: async (request) => ({ data: (await keys.list(teamOf(request))).map(keyAnswer) }),
     });

@@ -1,4 +1,5 @@
 import type { FastifyContextConfig, FastifyRequest } from 'fastify';
+import type { Role } from '../../domain/users/users.types.js';
 import type { Responses, RouteSurface } from '../crud-routes.js';
 import { panelMessages, panelOf } from './panel-auth.js';
 import { failure, IdParams } from './panel.schemas.js';
@@ -25,6 +26,9 @@ export const owner = { panel: { role: 'owner' } } as const;
 
 /** The signed-in user's team. */
 export const teamOf = (request: FastifyRequest): string => panelOf(request).team.id;
+
+/** The signed-in user's role (what the finer rules of domain/users/role-rules.ts read). */
+export const roleOf = (request: FastifyRequest): Role => panelOf(request).user.role;
 
 /**
  * The panel's routes of one resource: the role a read and a write need (sellers by default), the

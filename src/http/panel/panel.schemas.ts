@@ -337,6 +337,9 @@ export const VehicleColumn = Type.Object(
   closed,
 );
 const VehicleFilters = {
+  status: Type.Optional(
+    Type.Enum(['ativo', 'vendido', 'arquivado'], { description: 'ativo (in stock, the default), vendido (sold) or arquivado (archived).' }),
+  ),
   search: Type.Optional(Type.String({ maxLength: 200 })),
   brand: Type.Optional(Type.String({ maxLength: 100 })),
   store_id: Type.Optional(Type.String({ maxLength: 255 })),

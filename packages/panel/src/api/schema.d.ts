@@ -153,7 +153,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The team's API keys (owner), revoked ones included */
+        /** The team's API keys (manager: read-only), revoked ones included */
         get: operations["listKeys"];
         put?: never;
         /** Create an API key (owner): the key is in this answer only */
@@ -522,7 +522,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The vehicle board: one column per phase (vehicles in stock, status ativo), longest in stock first */
+        /** The vehicle board: one column per phase (in stock by default; status vendido or arquivado for the sold or archived), longest in stock first */
         get: operations["getVehiclesBoard"];
         put?: never;
         post?: never;
@@ -556,10 +556,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The vehicles list (the API list) */
+        /** The vehicles list (the API list): status ativo (in stock), vendido (sold) or arquivado (archived); without status, in stock and sold */
         get: operations["listPanelVehicles"];
         put?: never;
-        /** Register a vehicle (emits vehicle.created) */
+        /** Register a vehicle (emits vehicle.created); a seller may not send purchase_price */
         post: operations["createPanelVehicle"];
         delete?: never;
         options?: never;
@@ -576,11 +576,34 @@ export interface paths {
         };
         /** A vehicle */
         get: operations["getPanelVehicle"];
-        /** Change a vehicle: move ({phase}), mark sold ({status:"vendido"}), edit. Answers the whole vehicle. */
+        /**
+         * Change a vehicle: move ({phase}), edit. Answers the whole vehicle.
+         * @description Managers and owners may also set status (vendido, arquivado, ativo) and purchase_price; a seller sending either gets 403 (a car is sold by winning its deal).
+         */
         put: operations["updatePanelVehicle"];
         post?: never;
-        /** Archive a vehicle */
+        /** Archive a vehicle (manager) */
         delete: operations["archivePanelVehicle"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/panel/api/vehicles/{id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Bring an archived vehicle back into stock (manager): status ativo, in the phase it had (emits vehicle.updated)
+         * @description A vehicle that is not archived is answered as it is.
+         */
+        post: operations["restorePanelVehicle"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -9826,7 +9849,8 @@ export interface operations {
                             /** @description Mean days since the vehicles in stock were registered (one decimal). */
                             average_days_in_stock: number | null;
                             overdue_activities: number;
-                            overdue_receivables: {
+                            /** @description Absent for a seller (Financeiro is a manager’s). */
+                            overdue_receivables?: {
                                 count: number;
                                 amount: number;
                             };
@@ -9964,6 +9988,8 @@ export interface operations {
     getVehiclesBoard: {
         parameters: {
             query?: {
+                /** @description ativo (in stock, the default), vendido (sold) or arquivado (archived). */
+                status?: "ativo" | "vendido" | "arquivado";
                 search?: string;
                 brand?: string;
                 store_id?: string;
@@ -10142,6 +10168,8 @@ export interface operations {
     getVehiclesColumn: {
         parameters: {
             query?: {
+                /** @description ativo (in stock, the default), vendido (sold) or arquivado (archived). */
+                status?: "ativo" | "vendido" | "arquivado";
                 search?: string;
                 brand?: string;
                 store_id?: string;
@@ -10397,7 +10425,7 @@ export interface operations {
                             /** @example 82900 */
                             price: number | null;
                             /** @example 71000 */
-                            purchase_price: number | null;
+                            purchase_price?: number | null;
                             /** @example entrada */
                             phase: string;
                             /** @enum {unknown} */
@@ -10412,6 +10440,8 @@ export interface operations {
                             created_at: string;
                             /** @example 2026-11-22T14:03:27Z */
                             updated_at: string;
+                            /** @description Whole days in stock: from registration to the sale (sold), to the archiving (archived, its last change) or to now. */
+                            days_in_stock: number;
                         }[];
                         pagination: {
                             page: number;
@@ -10700,7 +10730,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        /** Vehicle */
+                        /** PanelVehicle */
                         data: {
                             /**
                              * Format: uuid
@@ -10741,7 +10771,7 @@ export interface operations {
                             /** @example 82900 */
                             price: number | null;
                             /** @example 71000 */
-                            purchase_price: number | null;
+                            purchase_price?: number | null;
                             /** @example entrada */
                             phase: string;
                             /** @enum {unknown} */
@@ -10756,6 +10786,8 @@ export interface operations {
                             created_at: string;
                             /** @example 2026-11-22T14:03:27Z */
                             updated_at: string;
+                            /** @description Whole days in stock: from registration to the sale (sold), to the archiving (archived, its last change) or to now. */
+                            days_in_stock: number;
                         };
                     };
                 };
@@ -11023,7 +11055,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        /** Vehicle */
+                        /** PanelVehicle */
                         data: {
                             /**
                              * Format: uuid
@@ -11064,7 +11096,7 @@ export interface operations {
                             /** @example 82900 */
                             price: number | null;
                             /** @example 71000 */
-                            purchase_price: number | null;
+                            purchase_price?: number | null;
                             /** @example entrada */
                             phase: string;
                             /** @enum {unknown} */
@@ -11079,6 +11111,8 @@ export interface operations {
                             created_at: string;
                             /** @example 2026-11-22T14:03:27Z */
                             updated_at: string;
+                            /** @description Whole days in stock: from registration to the sale (sold), to the archiving (archived, its last change) or to now. */
+                            days_in_stock: number;
                         };
                     };
                 };
@@ -11348,7 +11382,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        /** Vehicle */
+                        /** PanelVehicle */
                         data: {
                             /**
                              * Format: uuid
@@ -11389,7 +11423,7 @@ export interface operations {
                             /** @example 82900 */
                             price: number | null;
                             /** @example 71000 */
-                            purchase_price: number | null;
+                            purchase_price?: number | null;
                             /** @example entrada */
                             phase: string;
                             /** @enum {unknown} */
@@ -11404,6 +11438,8 @@ export interface operations {
                             created_at: string;
                             /** @example 2026-11-22T14:03:27Z */
                             updated_at: string;
+                            /** @description Whole days in stock: from registration to the sale (sold), to the archiving (archived, its last change) or to now. */
+                            days_in_stock: number;
                         };
                     };
                 };
@@ -11749,6 +11785,282 @@ export interface operations {
                             status: "arquivado";
                             /** @example 2026-11-22T14:03:27Z */
                             archived_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description No session, or it expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Sessão ausente ou expirada. Entre novamente."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Unknown id (or another team’s). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Veículo não encontrado"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    restorePanelVehicle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** PanelVehicle */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                             */
+                            id: string;
+                            /** @example Chevrolet Onix LT 1.0 Turbo 2022 */
+                            title: string;
+                            /** @example Chevrolet */
+                            brand: string;
+                            /** @example Onix */
+                            model: string;
+                            version: string | null;
+                            /** @example BRA2E19 */
+                            plate: string | null;
+                            /** @example 86769597308 */
+                            renavam: string | null;
+                            /** @example 9BGKS48U0NG123456 */
+                            chassis: string | null;
+                            /** @example 2021 */
+                            manufacture_year: number | null;
+                            /** @example 2022 */
+                            model_year: number | null;
+                            /** @example 38500 */
+                            mileage: number | null;
+                            color: string | null;
+                            /** @enum {unknown} */
+                            fuel: "flex" | "gasolina" | "etanol" | "diesel" | "eletrico" | "hibrido" | "gnv" | null;
+                            /** @enum {unknown} */
+                            transmission: "manual" | "automatico" | "automatizado" | "cvt" | null;
+                            /** @enum {unknown} */
+                            body_type: "hatch" | "sedan" | "suv" | "picape" | "minivan" | "perua" | "cupe" | "conversivel" | "van" | "utilitario" | null;
+                            doors: number | null;
+                            /** @enum {unknown} */
+                            condition: "novo" | "seminovo" | "usado";
+                            /** @example 004462-5 */
+                            fipe_code: string | null;
+                            /** @example 82900 */
+                            price: number | null;
+                            /** @example 71000 */
+                            purchase_price?: number | null;
+                            /** @example entrada */
+                            phase: string;
+                            /** @enum {unknown} */
+                            status: "ativo" | "vendido" | "arquivado";
+                            /** @example 2026-11-22T14:03:27Z */
+                            sold_at: string | null;
+                            description: string | null;
+                            features: string[];
+                            tags: string[];
+                            store_id: string | null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            created_at: string;
+                            /** @example 2026-11-22T14:03:27Z */
+                            updated_at: string;
+                            /** @description Whole days in stock: from registration to the sale (sold), to the archiving (archived, its last change) or to now. */
+                            days_in_stock: number;
                         };
                     };
                 };
@@ -14182,8 +14494,8 @@ export interface operations {
                                 /** @description Open and due within the next 24 hours. */
                                 is_due_soon: boolean;
                             }[];
-                            /** @description The client's first 20 records by due date. */
-                            financial: {
+                            /** @description The client's first 20 records by due date; absent for a seller (Financeiro is a manager's). */
+                            financial?: {
                                 /**
                                  * Format: uuid
                                  * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f

@@ -73,7 +73,7 @@ export function HomePage() {
               value={formatInt(d.overdue_activities)}
               tone={d.overdue_activities > 0 ? 'negative' : undefined}
             />
-            {can.financial ? (
+            {can.financial && d.overdue_receivables ? (
               <Tile
                 to="/financeiro"
                 icon={Receipt}

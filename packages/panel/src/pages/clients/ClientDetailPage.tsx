@@ -153,29 +153,32 @@ export function ClientDetailPage() {
             </ul>
           )}
         </div>
-        <div className="card">
-          <div className="card-header">
-            <h2>Financeiro</h2>
-            <Link to="/financeiro" className="small">
-              Abrir financeiro
-            </Link>
+        {/* A seller's overview has no records (Financeiro is a manager's). */}
+        {financial && (
+          <div className="card">
+            <div className="card-header">
+              <h2>Financeiro</h2>
+              <Link to="/financeiro" className="small">
+                Abrir financeiro
+              </Link>
+            </div>
+            {financial.length === 0 ? (
+              <p className="card-body muted">Nenhum lançamento.</p>
+            ) : (
+              <ul className="plain-list">
+                {financial.map((f) => (
+                  <li key={f.id}>
+                    <strong>{f.description}</strong>
+                    <span className="small muted">
+                      {FINANCIAL_TYPE_LABELS[f.type]} · {FINANCIAL_STATUS_LABELS[f.status]} · vence {formatDay(f.due_date)}
+                    </span>
+                    <span className="money">{formatMoney(f.amount)}</span>
+                  </li>
+                ))}
+              </ul>
+            )}
           </div>
-          {financial.length === 0 ? (
-            <p className="card-body muted">Nenhum lançamento.</p>
-          ) : (
-            <ul className="plain-list">
-              {financial.map((f) => (
-                <li key={f.id}>
-                  <strong>{f.description}</strong>
-                  <span className="small muted">
-                    {FINANCIAL_TYPE_LABELS[f.type]} · {FINANCIAL_STATUS_LABELS[f.status]} · vence {formatDay(f.due_date)}
-                  </span>
-                  <span className="money">{formatMoney(f.amount)}</span>
-                </li>
-              ))}
-            </ul>
-          )}
-        </div>
+        )}
       </div>
       {editing ? <ClientForm client={client} onClose={() => setEditing(false)} /> : null}
       {scheduling ? (
