@@ -6,6 +6,7 @@ import type { Database } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrator.js';
 import { DIALECTS, openTestDb, stepMigrator } from '../support/dialects.js';
 import { createHarness, type Caller, type Harness } from '../support/harness.js';
+import { createTeamOnOldSchema } from '../support/old-schema.js';
 
 /**
  * Migration 0009 (issue 15): the boards' column headers and the dashboard read per-phase totals kept
@@ -152,7 +153,7 @@ for (const dialect of DIALECTS) {
         const migrator = await stepMigrator(testDb.db);
         expect((await migrator.migrateTo('0008-auth-epoch')).error).toBeUndefined();
         const services = createServices(testDb.db);
-        const team = await services.teams.create({ name: 'Loja de antes', plan: 'professional' });
+        const team = await createTeamOnOldSchema(testDb.db, { name: 'Loja de antes', plan: 'professional' });
         for (let i = 0; i < 3; i++) await services.deals.create(team.id, { title: `Antes ${i}`, value: 1000 + i, phase: i ? 'proposta' : 'lead' });
         for (let i = 0; i < 2; i++) await services.vehicles.create(team.id, { title: `Antigo ${i}`, brand: 'VW', model: 'Gol' });
         await migrateToLatest(testDb.db);

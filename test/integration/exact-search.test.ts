@@ -9,6 +9,7 @@ import { CLIENT_TAX_DIGITS_FLAG, CNPJ_WINDOW_ROWS } from '../../src/storage/exac
 import { migrateToLatest } from '../../src/storage/migrator.js';
 import { DIALECTS, openTestDb, stepMigrator } from '../support/dialects.js';
 import { createHarness, type Caller, type Harness } from '../support/harness.js';
+import { createTeamOnOldSchema } from '../support/old-schema.js';
 
 /**
  * Migration 0012 (issue 15): on SQLite a client search for a full CPF or CNPJ (bare or punctuated) is
@@ -157,7 +158,7 @@ for (const dialect of DIALECTS) {
         const migrator = await stepMigrator(testDb.db);
         expect((await migrator.migrateTo('0011-vehicle-price-counts')).error).toBeUndefined();
         const services = createServices(testDb.db);
-        const team = await services.teams.create({ name: 'Loja antiga' });
+        const team = await createTeamOnOldSchema(testDb.db, { name: 'Loja antiga' });
         const cpf = cpfOf('529982247');
         const cnpj = cnpjOf('529982247000');
         await services.clients.create(team.id, { type: 'PF', name: 'Conceição Gonçalves', cpf: formatCpf(cpf) });

@@ -7,6 +7,7 @@ import type { Database } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrator.js';
 import { DIALECTS, openTestDb, stepMigrator } from '../support/dialects.js';
 import { createHarness, type Caller, type Harness } from '../support/harness.js';
+import { createTeamOnOldSchema } from '../support/old-schema.js';
 
 /**
  * Migration 0010 (issue 15): the search index knows each row's team and whether the default list
@@ -200,7 +201,7 @@ for (const dialect of DIALECTS) {
         expect((await migrator.migrateTo('0008-auth-epoch')).error).toBeUndefined();
         // The services of today write only tables that 0008 already has.
         const services = createServices(testDb.db);
-        const teams = [await services.teams.create({ name: 'Loja antiga A' }), await services.teams.create({ name: 'Loja antiga B' })];
+        const teams = [await createTeamOnOldSchema(testDb.db, { name: 'Loja antiga A' }), await createTeamOnOldSchema(testDb.db, { name: 'Loja antiga B' })];
         const deals: string[] = [];
         for (const team of teams) {
           for (const title of ['Onix blindado', 'Civic blindado', 'Corolla Conceição', 'Toro']) {

@@ -7,6 +7,7 @@ import type { Database } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrator.js';
 import { DIALECTS, openTestDb, stepMigrator, type TestDb } from '../support/dialects.js';
 import { waitUntil } from '../support/wait.js';
+import { createTeamOnOldSchema } from '../support/old-schema.js';
 
 /**
  * Migration 0011 (issue 15): the total of a price-filtered vehicle list comes from per-bucket counters
@@ -137,7 +138,7 @@ for (const dialect of DIALECTS) {
         const migrator = await stepMigrator(fresh.db);
         expect((await migrator.migrateTo('0010-team-search')).error).toBeUndefined();
         const before = createServices(fresh.db);
-        const teamId = (await before.teams.create({ name: 'Loja de antes', plan: 'professional' })).id;
+        const teamId = (await createTeamOnOldSchema(fresh.db, { name: 'Loja de antes', plan: 'professional' })).id;
         for (const [i, price] of PRICES.entries())
           await before.vehicles.create(teamId, { title: `Antigo ${i}`, brand: 'VW', model: 'Gol', ...(price === null ? {} : { price }) });
         await migrateToLatest(fresh.db);
@@ -161,7 +162,7 @@ for (const dialect of DIALECTS) {
           const migrator = await stepMigrator(fresh.db);
           expect((await migrator.migrateTo('0010-team-search')).error).toBeUndefined();
           const before = createServices(fresh.db);
-          const teamId = (await before.teams.create({ name: 'Loja em atualização', plan: 'professional' })).id;
+          const teamId = (await createTeamOnOldSchema(fresh.db, { name: 'Loja em atualização', plan: 'professional' })).id;
           const gol = await before.vehicles.create(teamId, { title: 'Gol', brand: 'VW', model: 'Gol', price: 50000 });
           // The old version's request, mid-transaction: the price moved, not committed yet.
           await other.connect();
