@@ -14426,6 +14426,21 @@ export interface operations {
                                 is_overdue: boolean;
                                 /** @description Open and due within the next 24 hours. */
                                 is_due_soon: boolean;
+                                /** @description The linked deal: id and title (null when none). */
+                                deal: {
+                                    id: string;
+                                    name: string;
+                                } | null;
+                                /** @description The linked client: id and name (null when none). */
+                                client: {
+                                    id: string;
+                                    name: string;
+                                } | null;
+                                /** @description The linked vehicle: id and title (null when none). */
+                                vehicle: {
+                                    id: string;
+                                    name: string;
+                                } | null;
                             }[];
                             /** @description The client's first 20 records by due date; absent for a seller (Financeiro is a manager's). */
                             financial?: {
@@ -14690,7 +14705,7 @@ export interface operations {
                 responsible_id?: string;
                 due_from?: string;
                 due_to?: string;
-                /** @description today (due today, team time zone), overdue (open, past due), upcoming (due after today, open), all. Default all. */
+                /** @description today (due today, team time zone), overdue (open, past due), upcoming (due after today, open), all (by due time unless `sort` says). Default all. */
                 view?: "today" | "overdue" | "upcoming" | "all";
             };
             header?: never;
@@ -14750,6 +14765,21 @@ export interface operations {
                             is_overdue: boolean;
                             /** @description Open and due within the next 24 hours. */
                             is_due_soon: boolean;
+                            /** @description The linked deal: id and title (null when none). */
+                            deal: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            /** @description The linked client: id and name (null when none). */
+                            client: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            /** @description The linked vehicle: id and title (null when none). */
+                            vehicle: {
+                                id: string;
+                                name: string;
+                            } | null;
                         }[];
                         pagination: {
                             page: number;
@@ -15043,6 +15073,21 @@ export interface operations {
                             is_overdue: boolean;
                             /** @description Open and due within the next 24 hours. */
                             is_due_soon: boolean;
+                            /** @description The linked deal: id and title (null when none). */
+                            deal: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            /** @description The linked client: id and name (null when none). */
+                            client: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            /** @description The linked vehicle: id and title (null when none). */
+                            vehicle: {
+                                id: string;
+                                name: string;
+                            } | null;
                         };
                     };
                 };
@@ -15295,6 +15340,21 @@ export interface operations {
                             is_overdue: boolean;
                             /** @description Open and due within the next 24 hours. */
                             is_due_soon: boolean;
+                            /** @description The linked deal: id and title (null when none). */
+                            deal: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            /** @description The linked client: id and name (null when none). */
+                            client: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            /** @description The linked vehicle: id and title (null when none). */
+                            vehicle: {
+                                id: string;
+                                name: string;
+                            } | null;
                         };
                     };
                 };
@@ -15584,6 +15644,21 @@ export interface operations {
                             is_overdue: boolean;
                             /** @description Open and due within the next 24 hours. */
                             is_due_soon: boolean;
+                            /** @description The linked deal: id and title (null when none). */
+                            deal: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            /** @description The linked client: id and name (null when none). */
+                            client: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            /** @description The linked vehicle: id and title (null when none). */
+                            vehicle: {
+                                id: string;
+                                name: string;
+                            } | null;
                         };
                     };
                 };
@@ -15979,6 +16054,21 @@ export interface operations {
                             is_overdue: boolean;
                             /** @description Open and due within the next 24 hours. */
                             is_due_soon: boolean;
+                            /** @description The linked deal: id and title (null when none). */
+                            deal: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            /** @description The linked client: id and name (null when none). */
+                            client: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            /** @description The linked vehicle: id and title (null when none). */
+                            vehicle: {
+                                id: string;
+                                name: string;
+                            } | null;
                         };
                     };
                 };
@@ -16240,6 +16330,21 @@ export interface operations {
                             is_overdue: boolean;
                             /** @description Open and due within the next 24 hours. */
                             is_due_soon: boolean;
+                            /** @description The linked deal: id and title (null when none). */
+                            deal: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            /** @description The linked client: id and name (null when none). */
+                            client: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            /** @description The linked vehicle: id and title (null when none). */
+                            vehicle: {
+                                id: string;
+                                name: string;
+                            } | null;
                         };
                     };
                 };
