@@ -2,7 +2,7 @@ import type { Db } from '../../storage/db.js';
 import type { Trx } from '../../storage/executor.js';
 import type { ActivityRow, ActivityUpdate, NewActivityRow } from '../../storage/database.js';
 import { recordEvents } from '../events/events.repository.js';
-import { checkLinks } from '../links/record-links.js';
+import { checkLinks, withLinkNames } from '../links/record-links.js';
 import { activityArmings } from '../schedule/schedule.rules.js';
 import { syncSchedule } from '../schedule/schedule.repository.js';
 import { isoNow, type Clock } from '../shared/clock.js';
@@ -80,6 +80,9 @@ export function createActivitiesService(db: Db, { clock, reads }: { clock: Clock
   }
 
   return {
+    /** The activities with their linked deal, client and vehicle by name (the agenda's rows). */
+    named: (teamId: string, list: ActivityView[]) => withLinkNames(k, teamId, list),
+
     /** `dueFrom` / `dueBefore` (instants, e.g. the panel's day in the team's time zone) narrow the due window further. */
     async list(
       teamId: string,

@@ -2,7 +2,7 @@ import type { DbExecutor } from '../../storage/executor.js';
 import { findClientRef } from '../clients/clients.repository.js';
 import { checkAll, messages, validationError } from '../shared/errors.js';
 import { canonicalId } from '../shared/ids.js';
-import { findDealRef, findVehicleRef } from './record-links.repository.js';
+import { findDealRef, findVehicleRef, linkNames } from './record-links.repository.js';
 
 /** The records an activity or a financial record may point at; each must be of the same team. */
 export interface LinkInput {
@@ -35,4 +35,25 @@ export async function checkLinks(db: DbExecutor, teamId: string, input: LinkInpu
     () => check('vehicle_id', (id) => findVehicleRef(db, teamId, id), messages.vehicleNotFound),
   );
   return out;
+}
+
+/** A linked record as people read it. */
+export interface LinkRef {
+  id: string;
+  name: string;
+}
+
+/**
+ * Each record with its linked deal, client and vehicle by name (`deal`, `client`, `vehicle`: null
+ * when not linked), read in one statement per kind for the whole page.
+ */
+export async function withLinkNames<R extends LinkInput>(
+  db: DbExecutor,
+  teamId: string,
+  records: R[],
+): Promise<Array<R & { deal: LinkRef | null; client: LinkRef | null; vehicle: LinkRef | null }>> {
+  const ids = (field: keyof LinkInput) => records.map((r) => r[field]).filter((id): id is string => typeof id === 'string');
+  const names = await linkNames(db, teamId, { deals: ids('deal_id'), clients: ids('client_id'), vehicles: ids('vehicle_id') });
+  const ref = (map: Map<string, string>, id: string | null | undefined) => (id && map.has(id) ? { id, name: map.get(id)! } : null);
+  return records.map((r) => ({ ...r, deal: ref(names.deals, r.deal_id), client: ref(names.clients, r.client_id), vehicle: ref(names.vehicles, r.vehicle_id) }));
 }

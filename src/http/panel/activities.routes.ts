@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { ActivitiesService } from '../../domain/activities/activities.service.js';
-import { ACTIVITY_TYPES, type ActivityCreateInput } from '../../domain/activities/activities.types.js';
+import { ACTIVITY_TYPES, type ActivityCreateInput, type ActivityView } from '../../domain/activities/activities.types.js';
 import type { BoardsService } from '../../domain/boards/boards.service.js';
 import { dayIn, endOfDay, startOfDay } from '../../domain/shared/time-zone.js';
 import { crudRoutes } from '../crud-routes.js';
@@ -10,14 +11,15 @@ import { ActivityCreateBody, ActivityListQuery, ActivityUpdateBody } from '../sc
 import { Page } from '../schemas/responses.schema.js';
 import { invalid, panelSurface, teamOf } from './panel-surface.js';
 import { Success } from './panel.schemas.js';
-import { AgendaActivity, agendaFlags } from './record-flags.js';
+import { AgendaActivity, agendaRows } from './record-flags.js';
 
 const AGENDA_VIEWS = ['today', 'overdue', 'upcoming', 'all'] as const;
 const AgendaQuery = Type.Object({
   ...ActivityListQuery.properties,
   view: Type.Optional(
     Type.Enum([...AGENDA_VIEWS], {
-      description: 'today (due today, team time zone), overdue (open, past due), upcoming (due after today, open), all. Default all.',
+      description:
+        'today (due today, team time zone), overdue (open, past due), upcoming (due after today, open), all (by due time unless `sort` says). Default all.',
     }),
   ),
 });
@@ -33,6 +35,8 @@ export function activitiesRoutes({
 }): FastifyPluginAsyncTypebox {
   return async (app) => {
     const routes = crudRoutes(app, panelSurface({ tags: ['Agenda'], notFound: 'Atividade não encontrada' }), '/activities');
+    /** One activity as the agenda answers it. */
+    const one = async (request: FastifyRequest, activity: ActivityView) => (await agendaRows(activities, boards, teamOf(request), [activity]))[0]!;
     routes.list({
       operationId: 'listAgenda',
       summary: 'The agenda: activities of today, overdue, upcoming or all (by responsible, deal, client, vehicle)',
@@ -55,8 +59,8 @@ export function activitiesRoutes({
                 )
               : view === 'upcoming'
                 ? await activities.list(team, { sort: 'due_at', ...q, status: q.status ?? 'pending' }, { dueFrom: endOfDay(today, zone).toISOString() })
-                : await activities.list(team, q);
-        return { data: answer.data.map(agendaFlags(boards)), pagination: answer.pagination };
+                : await activities.list(team, { sort: 'due_at', ...q });
+        return { data: await agendaRows(activities, boards, team, answer.data), pagination: answer.pagination };
       },
     });
     routes.create({
@@ -70,14 +74,14 @@ export function activitiesRoutes({
       write: async (request) => {
         requireType(request.body, ACTIVITY_TYPES);
         const activity = await activities.create(teamOf(request), request.body as ActivityCreateInput);
-        return agendaFlags(boards)(activity);
+        return one(request, activity);
       },
     });
     routes.get({
       operationId: 'getPanelActivity',
       summary: 'An activity',
       answer: Success(AgendaActivity),
-      read: async (request) => agendaFlags(boards)(await activities.get(teamOf(request), request.params.id)),
+      read: async (request) => one(request, await activities.get(teamOf(request), request.params.id)),
     });
     routes.update({
       operationId: 'updatePanelActivity',
@@ -85,20 +89,20 @@ export function activitiesRoutes({
       body: ActivityUpdateBody,
       answer: Success(AgendaActivity),
       errors: { 400: invalid(['VALIDATION_ERROR', 'Nenhum campo para atualizar']), ...cancelledCannotComplete },
-      write: async (request) => agendaFlags(boards)((await activities.update(teamOf(request), request.params.id, request.body)).activity),
+      write: async (request) => one(request, (await activities.update(teamOf(request), request.params.id, request.body)).activity),
     });
     routes.remove({
       operationId: 'cancelPanelActivity',
       summary: 'Cancel an activity (kept, status cancelled)',
       answer: Success(AgendaActivity),
-      write: async (request) => agendaFlags(boards)((await activities.cancel(teamOf(request), request.params.id)).activity),
+      write: async (request) => one(request, (await activities.cancel(teamOf(request), request.params.id)).activity),
     });
     routes.write('POST', '/:id/complete', {
       operationId: 'completePanelActivity',
       summary: 'Complete an activity (emits activity.completed once)',
       answer: Success(AgendaActivity),
       errors: cancelledCannotComplete,
-      write: async (request) => agendaFlags(boards)((await activities.complete(teamOf(request), request.params.id)).activity),
+      write: async (request) => one(request, (await activities.complete(teamOf(request), request.params.id)).activity),
     });
   };
 }

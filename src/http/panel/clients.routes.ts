@@ -11,7 +11,7 @@ import { Client, ClientDeactivated, ClientListItem, Deal, Page } from '../schema
 import { seesMoneyOfTheStore } from '../../domain/users/role-rules.js';
 import { invalid, panelSurface, roleOf, teamOf } from './panel-surface.js';
 import { Success } from './panel.schemas.js';
-import { AgendaActivity, agendaFlags, overdueFlag, PanelFinancialRecord } from './record-flags.js';
+import { AgendaActivity, agendaRows, overdueFlag, PanelFinancialRecord } from './record-flags.js';
 
 const ClientOverview = Type.Object(
   {
@@ -32,7 +32,7 @@ export interface ClientsRoutesDeps {
   clients: ClientsService;
   /** The overview's other records and their flags. */
   deals: Pick<DealsService, 'list'>;
-  activities: Pick<ActivitiesService, 'list'>;
+  activities: Pick<ActivitiesService, 'list' | 'named'>;
   financial: Pick<FinancialService, 'list'>;
   boards: Pick<BoardsService, 'now' | 'timeZone'>;
 }
@@ -105,7 +105,7 @@ export function clientsRoutes({ clients, deals, activities, financial, boards }:
         return {
           client,
           deals: dealPage.data,
-          activities: activityPage.data.map(agendaFlags(boards)),
+          activities: await agendaRows(activities, boards, team, activityPage.data),
           ...(financialPage && { financial: financialPage.data.map(await overdueFlag(boards, team)) }),
         };
       },

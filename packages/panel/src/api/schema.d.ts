@@ -14493,6 +14493,21 @@ export interface operations {
                                 is_overdue: boolean;
                                 /** @description Open and due within the next 24 hours. */
                                 is_due_soon: boolean;
+                                /** @description The linked deal: id and title (null when none). */
+                                deal: {
+                                    id: string;
+                                    name: string;
+                                } | null;
+                                /** @description The linked client: id and name (null when none). */
+                                client: {
+                                    id: string;
+                                    name: string;
+                                } | null;
+                                /** @description The linked vehicle: id and title (null when none). */
+                                vehicle: {
+                                    id: string;
+                                    name: string;
+                                } | null;
                             }[];
                             /** @description The client's first 20 records by due date; absent for a seller (Financeiro is a manager's). */
                             financial?: {
@@ -14757,7 +14772,7 @@ export interface operations {
                 responsible_id?: string;
                 due_from?: string;
                 due_to?: string;
-                /** @description today (due today, team time zone), overdue (open, past due), upcoming (due after today, open), all. Default all. */
+                /** @description today (due today, team time zone), overdue (open, past due), upcoming (due after today, open), all (by due time unless `sort` says). Default all. */
                 view?: "today" | "overdue" | "upcoming" | "all";
             };
             header?: never;
@@ -14817,6 +14832,21 @@ export interface operations {
                             is_overdue: boolean;
                             /** @description Open and due within the next 24 hours. */
                             is_due_soon: boolean;
+                            /** @description The linked deal: id and title (null when none). */
+                            deal: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            /** @description The linked client: id and name (null when none). */
+                            client: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            /** @description The linked vehicle: id and title (null when none). */
+                            vehicle: {
+                                id: string;
+                                name: string;
+                            } | null;
                         }[];
                         pagination: {
                             page: number;
@@ -15110,6 +15140,21 @@ export interface operations {
                             is_overdue: boolean;
                             /** @description Open and due within the next 24 hours. */
                             is_due_soon: boolean;
+                            /** @description The linked deal: id and title (null when none). */
+                            deal: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            /** @description The linked client: id and name (null when none). */
+                            client: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            /** @description The linked vehicle: id and title (null when none). */
+                            vehicle: {
+                                id: string;
+                                name: string;
+                            } | null;
                         };
                     };
                 };
@@ -15362,6 +15407,21 @@ export interface operations {
                             is_overdue: boolean;
                             /** @description Open and due within the next 24 hours. */
                             is_due_soon: boolean;
+                            /** @description The linked deal: id and title (null when none). */
+                            deal: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            /** @description The linked client: id and name (null when none). */
+                            client: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            /** @description The linked vehicle: id and title (null when none). */
+                            vehicle: {
+                                id: string;
+                                name: string;
+                            } | null;
                         };
                     };
                 };
@@ -15651,6 +15711,21 @@ export interface operations {
                             is_overdue: boolean;
                             /** @description Open and due within the next 24 hours. */
                             is_due_soon: boolean;
+                            /** @description The linked deal: id and title (null when none). */
+                            deal: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            /** @description The linked client: id and name (null when none). */
+                            client: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            /** @description The linked vehicle: id and title (null when none). */
+                            vehicle: {
+                                id: string;
+                                name: string;
+                            } | null;
                         };
                     };
                 };
@@ -16046,6 +16121,21 @@ export interface operations {
                             is_overdue: boolean;
                             /** @description Open and due within the next 24 hours. */
                             is_due_soon: boolean;
+                            /** @description The linked deal: id and title (null when none). */
+                            deal: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            /** @description The linked client: id and name (null when none). */
+                            client: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            /** @description The linked vehicle: id and title (null when none). */
+                            vehicle: {
+                                id: string;
+                                name: string;
+                            } | null;
                         };
                     };
                 };
@@ -16307,6 +16397,21 @@ export interface operations {
                             is_overdue: boolean;
                             /** @description Open and due within the next 24 hours. */
                             is_due_soon: boolean;
+                            /** @description The linked deal: id and title (null when none). */
+                            deal: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            /** @description The linked client: id and name (null when none). */
+                            client: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            /** @description The linked vehicle: id and title (null when none). */
+                            vehicle: {
+                                id: string;
+                                name: string;
+                            } | null;
                         };
                     };
                 };
