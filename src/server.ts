@@ -50,6 +50,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     sessionSettings: sessionSettingsOf(config),
     authCache: config.authCache,
     allowPrivateWebhookTargets: config.webhooks.allowPrivateTargets,
+    databaseUrl: config.databaseUrl,
   });
   const metrics = createMetrics(metricsSources(db, services));
   let publicUrl = panelBaseUrl(config);
@@ -86,7 +87,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
     : null;
   worker?.start();
   // Time-driven events; safe in every process at once (the claim is in the database). SCHEDULER=off: none here.
-  const scheduler = config.scheduler.enabled ? createScheduler({ schedule: services.schedule, logger: app.log, pollMs: config.scheduler.pollMs }) : null;
+  const scheduler = config.scheduler.enabled
+    ? createScheduler({ schedule: services.schedule, ai: services.ai, logger: app.log, pollMs: config.scheduler.pollMs })
+    : null;
   scheduler?.start();
   // Idempotency records are replayable for 24 h; older ones are dropped once an hour.
   const purge = setInterval(() => {

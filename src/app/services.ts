@@ -1,5 +1,6 @@
 import { createClientsService } from '../domain/clients/clients.service.js';
 import { createDealsService } from '../domain/deals/deals.service.js';
+import { createReadPlanner } from '../domain/reads/read-planner.repository.js';
 import { createIdempotencyService } from '../domain/idempotency/idempotency.service.js';
 import { createPhasesService } from '../domain/phases/phases.service.js';
 import { systemClock, type Clock } from '../domain/shared/clock.js';
@@ -17,6 +18,8 @@ import { createActivitiesService } from '../domain/activities/activities.service
 import { createFinancialService } from '../domain/financial/financial.service.js';
 import { createBoardsService } from '../domain/boards/boards.service.js';
 import { createScheduleService } from '../domain/schedule/schedule.service.js';
+import { createAiService } from '../domain/ai/ai.service.js';
+import { trainingRunner } from '../worker/ai-training-thread.js';
 
 export interface ServicesOptions {
   /** The time every service reads: the system clock unless a test (or a replay) injects another. */
@@ -29,6 +32,8 @@ export interface ServicesOptions {
   sessionSettings?: SessionSettings;
   /** WEBHOOK_ALLOW_PRIVATE_TARGETS: webhooks may name private, loopback and link-local hosts (false when absent). */
   allowPrivateWebhookTargets?: boolean;
+  /** The database's URL: win-probability training opens its own connection on a worker thread (absent: in this thread). */
+  databaseUrl?: string;
 }
 
 /**
@@ -39,6 +44,7 @@ export interface ServicesOptions {
 export function createServices(db: Db, options: ServicesOptions = {}) {
   const clock = options.clock ?? systemClock;
   const teams = createTeamsService(db.kysely, { clock });
+  const reads = createReadPlanner(db);
   const sessions = createSessionsService(db.kysely, { clock, settings: options.sessionSettings });
   return {
     clock,
@@ -49,19 +55,20 @@ export function createServices(db: Db, options: ServicesOptions = {}) {
       authChanges: options.authCache === false ? undefined : db.authChanges,
       committedReads: db.committedReader !== undefined,
     }),
-    deals: createDealsService(db, { clock }),
-    clients: createClientsService(db, { clock }),
+    deals: createDealsService(db, { clock, reads }),
+    clients: createClientsService(db, { clock, reads }),
     webhooks: createWebhooksService(db, { teams, clock, allowPrivateTargets: options.allowPrivateWebhookTargets }),
     idempotency: createIdempotencyService(db.kysely, { clock }),
     deliveries: createDeliveriesService(db, { clock }),
     sessions,
     users: createUsersService(db.kysely, { teams, sessions, clock, dialect: db.dialect, hashing: options.passwordHashing }),
     phases: createPhasesService(db),
-    vehicles: createVehiclesService(db, { clock }),
-    activities: createActivitiesService(db, { clock }),
-    financial: createFinancialService(db, { clock }),
+    vehicles: createVehiclesService(db, { clock, reads }),
+    activities: createActivitiesService(db, { clock, reads }),
+    financial: createFinancialService(db, { clock, reads }),
     schedule: createScheduleService(db, { clock }),
     boards: createBoardsService(db, { clock }),
+    ai: createAiService(db, { clock, runTraining: trainingRunner(db, options.databaseUrl) }),
   };
 }
 

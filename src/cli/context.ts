@@ -14,7 +14,10 @@ export async function withContext<T>(run: (ctx: CliContext) => Promise<T>): Prom
   const db = createDb(config.databaseUrl, { poolMax: 2, groupCommit: config.sqliteGroupCommit });
   try {
     await migrateToLatest(db);
-    return await run({ db, ...createServices(db, { allowPrivateWebhookTargets: config.webhooks.allowPrivateTargets }) });
+    return await run({
+      db,
+      ...createServices(db, { allowPrivateWebhookTargets: config.webhooks.allowPrivateTargets, databaseUrl: config.databaseUrl }),
+    });
   } finally {
     await db.close();
   }

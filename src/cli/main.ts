@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config.js';
 import { AppError } from '../domain/shared/errors.js';
 import { MigrationError } from '../storage/migrator.js';
+import { aiCommand } from './commands/ai.command.js';
 import { demoCommand } from './commands/demo.command.js';
 import { keysCommand } from './commands/keys.command.js';
 import { migrateCommand, serveCommand } from './commands/serve.command.js';
@@ -29,7 +30,8 @@ const program = new Command('autosales')
   .addCommand(webhooksCommand())
   .addCommand(workerCommand())
   .addCommand(demoCommand())
-  .addCommand(usersCommand());
+  .addCommand(usersCommand())
+  .addCommand(aiCommand());
 
 try {
   await program.parseAsync(process.argv);

@@ -1,5 +1,6 @@
 import type { ScheduleService } from '../domain/schedule/schedule.service.js';
 import type { Logger } from '../domain/shared/logger.js';
+import type { AiService } from '../domain/ai/ai.service.js';
 
 export interface SchedulerDeps {
   /** From the composition root: claims due rows and records their events. */
@@ -7,6 +8,13 @@ export interface SchedulerDeps {
   logger: Logger;
   /** Time between two looks at the due rows; an event fires at most this late (plus one batch). */
   pollMs: number;
+  /**
+   * Win-probability training (issue 28): each team with 40+ closed deals whose model is a day old or
+   * 20 closes behind, under the team's lease in the database (once across processes), on a worker thread.
+   */
+  ai?: Pick<AiService, 'trainDue'>;
+  /** Time between two looks for teams due a training (default one minute; the look reads a few counters per team). */
+  aiPollMs?: number;
 }
 
 export interface Scheduler {
@@ -24,10 +32,28 @@ export interface Scheduler {
  * claim there decides who fires what, so any number of schedulers (in `serve` and in `autosales
  * worker`, on one or many machines) fire each event exactly once.
  */
-export function createScheduler({ schedule, logger, pollMs }: SchedulerDeps): Scheduler {
+export function createScheduler({ schedule, logger, pollMs, ai, aiPollMs = 60_000 }: SchedulerDeps): Scheduler {
   let running = false;
   let timer: NodeJS.Timeout | undefined;
   let current: Promise<unknown> = Promise.resolve();
+  let aiTimer: NodeJS.Timeout | undefined;
+  let aiCurrent: Promise<unknown> = Promise.resolve();
+
+  async function train(): Promise<void> {
+    try {
+      const teams = await ai!.trainDue();
+      if (teams.length > 0) logger.info({ teams }, 'agendador: modelos de probabilidade treinados');
+    } catch (error) {
+      logger.warn({ err: error }, 'agendador: falha ao treinar modelos de probabilidade');
+    }
+  }
+
+  function nextTraining(): void {
+    if (!running || !ai) return;
+    aiTimer = setTimeout(() => {
+      aiCurrent = train().then(nextTraining);
+    }, aiPollMs);
+  }
 
   async function look(): Promise<number> {
     try {
@@ -54,11 +80,13 @@ export function createScheduler({ schedule, logger, pollMs }: SchedulerDeps): Sc
       if (running) return;
       running = true;
       current = look().then(next);
+      if (ai) aiCurrent = train().then(nextTraining);
     },
     async stop() {
       running = false;
       if (timer) clearTimeout(timer);
-      await current;
+      if (aiTimer) clearTimeout(aiTimer);
+      await Promise.all([current, aiCurrent]);
     },
   };
 }

@@ -65,6 +65,29 @@ export interface DealTable {
   archived_at: Timestamp | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** Issue 28 (migration 0014): written only by the AI refresh, never by a deal's own write. */
+  ai_win_probability: ColumnType<number | null, number | null | undefined, number | null>;
+  ai_summary: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When the deal entered its phase (null before migration 0014 until a refresh derives it). */
+  phase_changed_at: ColumnType<Date | string | null, string | null | undefined, string | null>;
+}
+
+/** Per team: its win-probability model and the lease of its training (migration 0014). */
+export interface AiModelTable {
+  team_id: string;
+  version: number;
+  trained_at: Timestamp | null;
+  closed_deals: number;
+  training_rows: number;
+  training_ms: number;
+  /** 'model', 'phase' (the model did not beat the phase's probability) or 'none' (under 40 closed deals). */
+  used: 'model' | 'phase' | 'none';
+  /** JSON StoredModel (domain/ai/ai.types.ts), null when used is 'none'. */
+  model: string | null;
+  /** JSON ModelMetrics, null when used is 'none'. */
+  metrics: string | null;
+  lease_until: Timestamp | null;
+  lease_token: string | null;
 }
 
 export interface ClientTable {
@@ -396,6 +419,7 @@ export interface Database {
   team_phases: TeamPhaseTable;
   api_keys: ApiKeyTable;
   deals: DealTable;
+  ai_models: AiModelTable;
   clients: ClientTable;
   vehicles: VehicleTable;
   vehicle_phases: VehiclePhaseTable;
@@ -406,6 +430,7 @@ export type NewTeamRow = Insertable<TeamTable>;
 export type ApiKeyRow = Selectable<ApiKeyTable>;
 export type NewApiKeyRow = Insertable<ApiKeyTable>;
 export type DealRow = Selectable<DealTable>;
+export type AiModelRow = Selectable<AiModelTable>;
 export type NewDealRow = Insertable<DealTable>;
 export type DealUpdate = Updateable<DealTable>;
 export type ClientRow = Selectable<ClientTable>;

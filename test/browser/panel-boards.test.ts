@@ -266,11 +266,11 @@ for (const dialect of DIALECTS) {
       const row = page.getByTestId('financial-row').filter({ hasText: 'Comissão do financiamento' });
       await row.waitFor();
       await shot(page, '28-financeiro');
-      await row.getByRole('button', { name: 'Registrar pagamento de Comissão do financiamento' }).click();
-      const dialog = page.getByRole('dialog', { name: 'Registrar pagamento' });
-      await dialog.getByLabel('Forma de pagamento').selectOption('pix');
-      await dialog.getByRole('button', { name: 'Confirmar pagamento' }).click();
-      await row.getByText('Pago · Pix').waitFor();
+      await row.getByRole('button', { name: 'Registrar recebimento de Comissão do financiamento' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Registrar recebimento' });
+      await dialog.getByLabel('Forma de recebimento').selectOption('pix');
+      await dialog.getByRole('button', { name: 'Confirmar recebimento' }).click();
+      await row.getByText('Recebido · Pix').waitFor();
       await page.getByRole('tab', { name: 'Resumo' }).click();
       const totals = page.getByTestId('financial-totals');
       await totals.waitFor();

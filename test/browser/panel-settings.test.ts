@@ -197,32 +197,32 @@ for (const dialect of DIALECTS) {
       expect((await call(key)).status).toBe(401);
     });
 
-    it('reorders a deal phase with the keyboard buttons, and explains why a phase in use cannot be removed', async () => {
+    it('shows the phases by their labels, reorders one with the keyboard buttons, and explains why a phase in use cannot be removed', async () => {
       await page.getByRole('navigation', { name: 'Configurações' }).getByRole('link', { name: 'Quadros' }).click();
       const deals = page.getByTestId('board-deals');
-      await deals.getByRole('button', { name: 'Descer lead' }).waitFor();
+      await deals.getByRole('button', { name: 'Descer Lead' }).waitFor();
       await shot(page, '12-quadros');
-      await deals.getByRole('button', { name: 'Descer lead' }).click();
+      await deals.getByRole('button', { name: 'Descer Lead' }).click();
       await deals.getByRole('button', { name: 'Salvar fases' }).click();
       await page.getByText('Funil de negócios: fases salvas.').waitFor();
 
       await page.reload();
-      await expect(page.getByTestId('board-deals').getByRole('textbox', { name: 'Nome da fase 1' }).inputValue()).resolves.toBe('qualificado');
-      await expect(page.getByTestId('board-deals').getByRole('textbox', { name: 'Nome da fase 2' }).inputValue()).resolves.toBe('lead');
+      await expect(page.getByTestId('board-deals').getByRole('textbox', { name: 'Nome da fase 1' }).inputValue()).resolves.toBe('Qualificado');
+      await expect(page.getByTestId('board-deals').getByRole('textbox', { name: 'Nome da fase 2' }).inputValue()).resolves.toBe('Lead');
 
       // The deal created above sits in "lead": the server refuses, and the panel says why.
-      await page.getByTestId('board-deals').getByRole('button', { name: 'Remover lead' }).click();
+      await page.getByTestId('board-deals').getByRole('button', { name: 'Remover Lead' }).click();
       await page.getByTestId('board-deals').getByRole('button', { name: 'Salvar fases' }).click();
-      await expect(page.getByTestId('board-deals').getByRole('alert').innerText()).resolves.toMatch(/em uso.*lead/s);
+      await expect(page.getByTestId('board-deals').getByRole('alert').innerText()).resolves.toMatch(/em uso.*lead/is);
       await shot(page, '13-quadros-fase-em-uso');
 
       // Dragging works too (by the number badge): on the vehicle board, then discarded.
       const vehicles = page.getByTestId('board-vehicles');
       const items = vehicles.getByTestId('phase-item');
       await items.nth(0).locator('.phase-index').dragTo(items.nth(2));
-      await expect(vehicles.getByRole('textbox', { name: 'Nome da fase 3' }).inputValue()).resolves.toBe('entrada');
+      await expect(vehicles.getByRole('textbox', { name: 'Nome da fase 3' }).inputValue()).resolves.toBe('Entrada');
       await vehicles.getByRole('button', { name: 'Descartar' }).click();
-      await expect(vehicles.getByRole('textbox', { name: 'Nome da fase 1' }).inputValue()).resolves.toBe('entrada');
+      await expect(vehicles.getByRole('textbox', { name: 'Nome da fase 1' }).inputValue()).resolves.toBe('Entrada');
     });
 
     it('invites a person, whose link lets them choose a password and sign in without Settings', async () => {
@@ -297,7 +297,7 @@ for (const dialect of DIALECTS) {
       await shot(page, '16-equipe');
     });
 
-    it('says the panel was updated when a page of an older release can no longer be loaded', async () => {
+    it('says honestly why a page cannot open: a file that failed to load, or no connection at all', async () => {
       const stale = await context.newPage();
       try {
         // As after a deploy: the hashed file of a Settings page this tab knew is gone.
@@ -305,10 +305,23 @@ for (const dialect of DIALECTS) {
         await stale.goto(`${origin}/configuracoes/webhooks`);
         await stale.getByRole('heading', { name: 'Configurações' }).waitFor();
         await stale.getByRole('navigation', { name: 'Configurações' }).getByRole('link', { name: 'Chaves de API' }).click();
-        await stale.getByRole('heading', { name: 'O painel foi atualizado' }).waitFor();
+        await stale.getByRole('heading', { name: 'Não foi possível abrir esta página' }).waitFor();
         await expect(stale.getByRole('button', { name: 'Recarregar' }).count()).resolves.toBe(1);
       } finally {
         await stale.close();
+      }
+      // A context of its own (the same session), so the main page's live poll never sees the lost connection.
+      const cut = await browser.newContext({ storageState: await context.storageState(), locale: 'pt-BR', timezoneId: 'America/Sao_Paulo' });
+      const offline = await cut.newPage();
+      try {
+        await offline.goto(`${origin}/configuracoes/webhooks`);
+        await offline.getByRole('heading', { name: 'Configurações' }).waitFor();
+        await cut.setOffline(true);
+        await offline.getByText('Sem conexão com a internet. O que está na tela pode estar desatualizado').waitFor();
+        await offline.getByRole('navigation', { name: 'Configurações' }).getByRole('link', { name: 'Quadros' }).click();
+        await offline.getByRole('heading', { name: 'Sem conexão com a internet' }).waitFor();
+      } finally {
+        await cut.close();
       }
     });
 

@@ -348,6 +348,7 @@ for (const dialect of DIALECTS) {
           code: 'VALIDATION_ERROR',
           message: "Campo 'title' contém o caractere nulo (\\u0000), que não é aceito",
           field: 'title',
+          errors: [{ field: 'title', message: "Campo 'title' contém o caractere nulo (\\u0000), que não é aceito" }],
         });
         const nested = await me.post('/clients', { type: 'PF', name: 'x', address: { city: '\u0000' } });
         expect(nested.body.error).toMatchObject({ message: "Campo 'address.city' contém o caractere nulo (\\u0000), que não é aceito", field: 'address.city' });

@@ -26,7 +26,7 @@ export function workerCommand(): Command {
         groupCommit: config.sqliteGroupCommit,
       });
       await migrateToLatest(db);
-      const services = createServices(db);
+      const services = createServices(db, { databaseUrl: config.databaseUrl });
       const metrics = createMetrics(metricsSources(db, services));
       // With METRICS_PORT, the worker's own delivery counts and the queue gauges are scraped from it, as from `serve`.
       const { port: metricsPort, host: metricsHost } = config.metrics;
@@ -35,7 +35,9 @@ export function workerCommand(): Command {
       const worker = createConfiguredWorker({ services, dialect: db.dialect, config, logger, onAttempt: (result) => metrics.webhookAttempt(result) });
       worker.start();
       logger.info({}, 'worker de webhooks iniciado');
-      const scheduler = config.scheduler.enabled ? createScheduler({ schedule: services.schedule, logger, pollMs: config.scheduler.pollMs }) : null;
+      const scheduler = config.scheduler.enabled
+        ? createScheduler({ schedule: services.schedule, ai: services.ai, logger, pollMs: config.scheduler.pollMs })
+        : null;
       scheduler?.start();
       if (scheduler) logger.info({}, 'agendador de eventos programados iniciado');
       // Finish and record the attempts in progress, then close the database.

@@ -1,5 +1,5 @@
 import type { Db } from '../../storage/db.js';
-import type { DbExecutor, Trx } from '../../storage/executor.js';
+import type { Trx } from '../../storage/executor.js';
 import type { ActivityRow, ActivityUpdate, NewActivityRow } from '../../storage/database.js';
 import { recordEvents } from '../events/events.repository.js';
 import { checkLinks } from '../links/record-links.js';
@@ -14,6 +14,9 @@ import { dayBounds, toApiTimestamp } from '../shared/time.js';
 import type { WriteOptions } from '../shared/write-options.js';
 import { toActivityView } from './activities.mapper.js';
 import * as repo from './activities.repository.js';
+import { ACTIVITIES } from './activities.resource.js';
+import type { ReadPlanner } from '../reads/read-planner.repository.js';
+import { teamScope } from '../reads/scope.js';
 import {
   ACTIVITY_SORT_FIELDS,
   ACTIVITY_UPDATABLE,
@@ -44,16 +47,9 @@ function dueAtOf(raw: string | null | undefined): string | null {
 const latest = (a?: string, b?: string) => (a === undefined ? b : b === undefined ? a : a > b ? a : b);
 const earliest = (a?: string, b?: string) => (a === undefined ? b : b === undefined ? a : a < b ? a : b);
 
-export function createActivitiesService(db: Db, { clock }: { clock: Clock }) {
+export function createActivitiesService(db: Db, { clock, reads }: { clock: Clock; reads: ReadPlanner }) {
   const k = db.kysely;
   const lockRows = db.dialect === 'postgres';
-
-  async function load(ex: DbExecutor, teamId: string, rawId: string): Promise<ActivityRow> {
-    const id = canonicalId(rawId);
-    const row = id ? await repo.findActivity(ex, teamId, id) : undefined;
-    if (!row) throw notFound(messages.activityNotFound);
-    return row;
-  }
 
   async function loadForUpdate(trx: Trx, teamId: string, rawId: string): Promise<ActivityRow> {
     const id = canonicalId(rawId);
@@ -101,12 +97,8 @@ export function createActivitiesService(db: Db, { clock }: { clock: Clock }) {
         if (id === null) return { data: [], pagination: paginationOf(page, 0) };
         canon[field] = id;
       }
-      const { rows, total } = await repo.listActivities(
-        k,
-        db.dialect,
-        teamId,
-        {
-          status: q.status,
+      const { rows, total } = await reads.list<ActivityRow>(ACTIVITIES, teamScope(teamId), {
+        filters: {
           overdueAt: options.overdue ? isoNow(clock) : undefined,
           type: q.type,
           priority: q.priority,
@@ -114,16 +106,20 @@ export function createActivitiesService(db: Db, { clock }: { clock: Clock }) {
           responsible_id: q.responsible_id,
           dueFrom: latest(q.due_from === undefined ? undefined : dayBounds(q.due_from).start, options.dueFrom),
           dueBefore: earliest(q.due_to === undefined ? undefined : dayBounds(q.due_to).nextDayStart, options.dueBefore),
-          search: q.search,
         },
+        status: q.status,
+        search: q.search,
         sort,
         page,
-      );
+      });
       return { data: rows.map(toActivityView), pagination: paginationOf(page, total) };
     },
 
     async get(teamId: string, rawId: string): Promise<ActivityView> {
-      return toActivityView(await load(k, teamId, rawId));
+      const id = canonicalId(rawId);
+      const row = id ? (await reads.byId<ActivityRow>(ACTIVITIES, teamScope(teamId), id)).row : undefined;
+      if (!row) throw notFound(messages.activityNotFound);
+      return toActivityView(row);
     },
 
     async create(teamId: string, input: ActivityCreateInput, options: WriteOptions<ActivityView> = {}): Promise<ActivityView> {

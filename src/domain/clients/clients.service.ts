@@ -1,6 +1,6 @@
 import { checkAllNow, duplicateEntry, messages, notFound, validationError } from '../shared/errors.js';
 import type { Db } from '../../storage/db.js';
-import type { DbExecutor, Trx } from '../../storage/executor.js';
+import type { Trx } from '../../storage/executor.js';
 import type { ClientUpdate, NewClientRow } from '../../storage/database.js';
 import { uniqueViolationIndex } from '../../storage/unique-violation.js';
 import { canonicalId, newId } from '../shared/ids.js';
@@ -12,7 +12,10 @@ import { isoNow, type Clock } from '../shared/clock.js';
 import type { WriteOptions } from '../shared/write-options.js';
 import { deferredEpochRead, epochRead, type EpochRead } from '../shared/epoch-read.js';
 import { toApiTimestamp } from '../shared/time.js';
-import { toClientListItem, toClientState, toClientView } from './clients.mapper.js';
+import { toClientListItem, toClientState, toClientView, type ClientStateRow } from './clients.mapper.js';
+import { CLIENTS } from './clients.resource.js';
+import type { ReadPlanner } from '../reads/read-planner.repository.js';
+import { teamScope } from '../reads/scope.js';
 import { recordEvents } from '../events/events.repository.js';
 import * as repo from './clients.repository.js';
 import {
@@ -122,17 +125,9 @@ async function guardDuplicates<T>(write: () => Promise<T>): Promise<T> {
   }
 }
 
-export function createClientsService(db: Db, { clock }: { clock: Clock }) {
+export function createClientsService(db: Db, { clock, reads }: { clock: Clock; reads: ReadPlanner }) {
   const k = db.kysely;
   const lockRows = db.dialect === 'postgres';
-
-  /** Reads never lock. */
-  async function load(db: DbExecutor, teamId: string, rawId: string) {
-    const id = canonicalId(rawId);
-    const row = id ? await repo.findClient(db, teamId, id) : undefined;
-    if (!row) throw notFound(messages.clientNotFound);
-    return toClientState(row);
-  }
 
   /** Writers lock the row (PostgreSQL) so concurrent updates compute from the row they replace. */
   async function loadForUpdate(trx: Trx, teamId: string, rawId: string) {
@@ -146,16 +141,13 @@ export function createClientsService(db: Db, { clock }: { clock: Clock }) {
   async function listRead(teamId: string, q: ClientListInput) {
     const page = pageOf(q.page, q.limit);
     const sort = parseSort(q.sort, CLIENT_SORT_FIELDS);
-    const { rows, total, authEpoch } = await repo.listClients(
-      // Searches and filtered pages can be long: on SQLite they run on a read worker (storage/read-workers.ts).
-      db.reads,
-      db.dialect,
-      teamId,
-      { type: q.type, status: q.status, segment: q.segment, store_id: q.store_id, search: q.search },
+    const { rows, total, authEpoch } = await reads.list<ClientStateRow>(CLIENTS, teamScope(teamId), {
+      filters: { type: q.type, segment: q.segment, store_id: q.store_id },
+      status: q.status,
+      search: q.search,
       sort,
       page,
-      db.committedReader,
-    );
+    });
     return { data: rows.map((r) => toClientListItem(toClientState(r))), pagination: paginationOf(page, total), authEpoch };
   }
 
@@ -173,13 +165,16 @@ export function createClientsService(db: Db, { clock }: { clock: Clock }) {
       }),
 
     async get(teamId: string, rawId: string): Promise<ClientView> {
-      return toClientView(await load(k, teamId, rawId));
+      const id = canonicalId(rawId);
+      const row = id ? (await reads.byId<ClientStateRow>(CLIENTS, teamScope(teamId), id)).row : undefined;
+      if (!row) throw notFound(messages.clientNotFound);
+      return toClientView(toClientState(row));
     },
 
     /** GET /clients/:id with the auth_epoch counter of the same snapshot (a cached authentication confirmed by the read itself). */
     async getWithAuthEpoch(teamId: string, rawId: string): Promise<EpochRead<ClientView>> {
       const id = canonicalId(rawId);
-      const found = id ? await repo.findClientWithAuthEpoch(k, teamId, id, db.committedReader) : { row: undefined, authEpoch: null };
+      const found = id ? await reads.byId<ClientStateRow>(CLIENTS, teamScope(teamId), id, true) : { row: undefined, authEpoch: null };
       return epochRead(found.authEpoch, found.row, (row) => toClientView(toClientState(row)), messages.clientNotFound);
     },
 

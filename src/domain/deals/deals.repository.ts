@@ -1,31 +1,12 @@
 import type { DbExecutor, Trx } from '../../storage/executor.js';
 import { sql, type Expression, type QueryCreator, type RawBuilder, type SelectQueryBuilder } from 'kysely';
-import { compiledQuery, compiledQueryFamily, perShape } from '../../storage/compiled-query.js';
+import { compiledQuery, compiledQueryFamily } from '../../storage/compiled-query.js';
 import { compiledInsertWithEventsPostgres } from '../events/events.repository.js';
-import type { CommittedReader } from '../../storage/committed-reader.js';
-import type { Database, DealRow, DealUpdate, NewDealRow } from '../../storage/database.js';
-import type { Page, Sort } from '../shared/list-query.js';
+import type { Database, DealUpdate, NewDealRow } from '../../storage/database.js';
 import type { DialectName } from '../../storage/dialect.js';
-import {
-  boardTotalsByPhase,
-  countByStatus,
-  onlyActiveFilter,
-  onlySearchFilter,
-  onlyStatusFilter,
-  pageAndTotal,
-  searchHitsDriveLimit,
-  sortOrder,
-  literalFirstPageLimit,
-  statusListRead,
-  statusTotalColumn,
-  teamColumn,
-  type ListRead,
-} from '../shared/list-sql.js';
-import { countListedSearchHits, listedSearchPage, pgListedSearchPage, searchCondition } from '../shared/search-sql.js';
-import { sqliteIndexServes } from '../shared/text-search.js';
-import { authEpochColumn, authEpochTable, splitAuthEpoch } from '../shared/auth-epoch-sql.js';
-import { DEAL_VIEW_COLUMNS, type DealRowWithClient, type DealViewRow } from './deals.mapper.js';
-import type { DealSortField } from './deals.types.js';
+import { boardTotalsByPhase, onlyActiveFilter, sortOrder, teamColumn } from '../shared/list-sql.js';
+import { searchCondition } from '../shared/search-sql.js';
+import type { DealRowWithClient } from './deals.mapper.js';
 import { dealPhasesWithTotalsQuery, listDealPhasesWithTotals, withTotals, type PhaseWithTotals } from '../phases/phases.repository.js';
 
 export interface DealFilters {
@@ -58,25 +39,6 @@ const dealById = compiledQuery('deal_by_id', (db: DbExecutor, teamId: string, id
 export async function findDeal(db: DbExecutor, teamId: string, id: string): Promise<DealRowWithClient | undefined> {
   return dealById.executeTakeFirst(db, teamId, id);
 }
-
-const dealByIdWithAuthEpoch = compiledQuery('deal_by_id_auth_epoch', (db: DbExecutor, teamId: string, id: string) =>
-  db
-    .selectFrom(authEpochTable())
-    .leftJoin('deals', (join) => join.on('deals.team_id', '=', teamId).on('deals.id', '=', id))
-    .leftJoin('clients', (join) => join.onRef('clients.id', '=', 'deals.client_id').onRef('clients.team_id', '=', 'deals.team_id'))
-    // Only what the answer is made of (not search_text, title_key, archived_at…): fewer values for the backend to
-    // write out and for pg to parse per request (issue 15).
-    .select(DEAL_VIEW_COLUMNS.map((column) => `deals.${column}` as const))
-    .select(['clients.name as client_name', 'e.n as auth_epoch']),
-);
-
-/**
- * The same read, with the auth_epoch counter of its snapshot: it confirms a cached authentication too.
- * PostgreSQL: one round trip. SQLite (`committed`): one synchronous read on the read-only connection, so
- * the record and the counter come from one committed snapshot, never from an open group-commit batch.
- */
-export const findDealWithAuthEpoch = async (db: DbExecutor, teamId: string, id: string, committed?: CommittedReader) =>
-  splitAuthEpoch<DealViewRow>(await dealByIdWithAuthEpoch.takeFirstCommitted(committed, db, teamId, id));
 
 /** The same, row-locked until the transaction ends (PostgreSQL), so concurrent updates compute their changes from the row they replace. */
 export async function findDealForUpdate(trx: Trx, teamId: string, id: string): Promise<DealRowWithClient | undefined> {
@@ -209,147 +171,6 @@ function applyFilters<O>(
   return q;
 }
 
-const SORT_COLUMNS = {
-  created_at: sql.ref('deals.created_at'),
-  updated_at: sql.ref('deals.updated_at'),
-  title: sql.ref('deals.title_key'),
-  value: sql.ref('deals.value_cents'),
-  probability: sql.ref('deals.probability'),
-  expected_close_date: sql.ref('deals.expected_close_date'),
-  priority: sql.ref('deals.priority_rank'),
-  // The pipeline order of the team's phases, not the alphabet.
-  phase: sql`(select p.position from team_phases p where p.team_id = deals.team_id and p.name = deals.phase)`,
-  status: sql.ref('deals.status'),
-} as const;
-/** From this offset on, a page's ids are found first and then their rows (cheaper than skipping whole rows). */
-const DEEP_PAGE_OFFSET = 100;
-const NULLABLE_SORTS: ReadonlySet<DealSortField> = new Set(['value', 'expected_close_date', 'phase']);
-
-/**
- * The default list, or one status, in any sort, before DEEP_PAGE_OFFSET: one statement per shape,
- * compiled once (the list's building and compiling was a fifth of its time in Node), reading only
- * the answer's columns, with the exact total from the counters as a column (`statusTotalColumn`)
- * and the auth_epoch counter of the same snapshot (a cached authentication confirmed by the read).
- */
-function statusPageQuery(db: DbExecutor, dialect: DialectName, sort: Sort<DealSortField>, equals: boolean, teamId: string, status: string) {
-  return db
-    .selectFrom('deals')
-    .leftJoin('clients', (join) => join.onRef('clients.id', '=', 'deals.client_id').onRef('clients.team_id', '=', 'deals.team_id'))
-    .select(DEAL_VIEW_COLUMNS.map((c) => `deals.${c}` as const))
-    .select((eb) => ['clients.name as client_name', statusTotalColumn(eb, teamId, 'deals', equals, status), authEpochColumn()])
-    .where('deals.team_id', '=', teamId)
-    .where('deals.status', equals ? '=' : '!=', status as DealRow['status'])
-    .orderBy(SORT_COLUMNS[sort.field], sortOrder(dialect, sort, NULLABLE_SORTS.has(sort.field)))
-    .orderBy('deals.id', sort.direction);
-}
-
-const statusPage = perShape(
-  (dialect: DialectName, sort: Sort<DealSortField>, equals: boolean) => `${dialect} ${sort.field} ${sort.direction} ${equals}`,
-  (dialect: DialectName, sort: Sort<DealSortField>, equals: boolean) =>
-    compiledQuery(
-      `deals_page_${sort.field}_${sort.direction}_${equals ? 'eq' : 'ne'}`,
-      (db: DbExecutor, teamId: string, status: string, limit: number, offset: number) =>
-        statusPageQuery(db, dialect, sort, equals, teamId, status).limit(limit).offset(offset),
-    ),
-);
-
-/** The same, first page, its limit a constant (`literalFirstPageLimit`). */
-const firstStatusPage = perShape(
-  (dialect: DialectName, sort: Sort<DealSortField>, equals: boolean, limit: number) => `${dialect} ${sort.field} ${sort.direction} ${equals} ${limit}`,
-  (dialect: DialectName, sort: Sort<DealSortField>, equals: boolean, limit: number) =>
-    compiledQuery(`deals_first_page_${sort.field}_${sort.direction}_${equals ? 'eq' : 'ne'}_${limit}`, (db: DbExecutor, teamId: string, status: string) =>
-      statusPageQuery(db, dialect, sort, equals, teamId, status).limit(sql.lit(limit)),
-    ),
-);
-
-/** A search of the listed deals (no status) and nothing else, that SQLite's index serves: its total is the index's count. */
-const listedSearchOnly = (f: DealFilters): f is DealFilters & { search: string } =>
-  f.search !== undefined && !f.status && onlySearchFilter(f) && sqliteIndexServes([f.search]);
-
-/** The same on PostgreSQL, whatever the query's length (the LIKE serves all). */
-const listedSearchOnPostgres = (f: DealFilters): f is DealFilters & { search: string } => f.search !== undefined && !f.status && onlySearchFilter(f);
-
-export async function listDeals(
-  db: DbExecutor,
-  dialect: DialectName,
-  teamId: string,
-  filters: DealFilters,
-  sort: Sort<DealSortField>,
-  page: Page,
-  /** SQLite: the status-only page is read on the read-only connection (storage/committed-reader.ts), one committed snapshot. */
-  committed?: CommittedReader,
-): Promise<ListRead<DealViewRow>> {
-  if (page.offset < DEEP_PAGE_OFFSET && onlyStatusFilter(filters)) {
-    // Archived deals are soft-deleted: listed only when asked for by status.
-    const equals = Boolean(filters.status);
-    const status = filters.status || 'arquivado';
-    const first = literalFirstPageLimit(page);
-    const rows =
-      first === null
-        ? await statusPage(dialect, sort, equals).executeCommitted(committed, db, teamId, status, page.limit, page.offset)
-        : await firstStatusPage(dialect, sort, equals, first).executeCommitted(committed, db, teamId, status);
-    return statusListRead(rows, db, committed, teamId, 'deals', equals, status);
-  }
-  const order = sortOrder(dialect, sort, NULLABLE_SORTS.has(sort.field));
-  const withClientName = () =>
-    db
-      .selectFrom('deals')
-      .leftJoin('clients', (join) => join.onRef('clients.id', '=', 'deals.client_id').onRef('clients.team_id', '=', 'deals.team_id'))
-      .selectAll('deals')
-      .select('clients.name as client_name');
-  /** A listed search's page query, in its own condition (search-sql.ts). */
-  const listedSearch = (fromHits: boolean, searched: RawBuilder<boolean>) =>
-    applyFilters(withClientName(), dialect, teamId, filters, fromHits, searched).orderBy(SORT_COLUMNS[sort.field], order).orderBy('deals.id', sort.direction);
-  if (dialect === 'sqlite' && page.offset < DEEP_PAGE_OFFSET && listedSearchOnly(filters)) {
-    // Page and total in one statement, the index's hits read once.
-    const { rows, total } = await listedSearchPage(db, 'deals', [filters.search], teamId, page, searchHitsDriveLimit(page), listedSearch);
-    return { rows, total, authEpoch: null };
-  }
-  if (dialect === 'postgres' && page.offset < DEEP_PAGE_OFFSET && sort.field === 'created_at' && listedSearchOnPostgres(filters)) {
-    // The page walks the date index when the search was last counted dense.
-    const { rows, total } = await pgListedSearchPage(db, 'deals', [filters.search], teamId, page, searchHitsDriveLimit(page), (searched) =>
-      listedSearch(false, searched),
-    );
-    return { rows, total, authEpoch: null };
-  }
-  const pageRows = (fromSearchIndex: boolean): Promise<DealRowWithClient[]> => {
-    if (page.offset < DEEP_PAGE_OFFSET) {
-      return (
-        applyFilters(withClientName(), dialect, teamId, filters, fromSearchIndex)
-          .orderBy(SORT_COLUMNS[sort.field], order)
-          // Ties broken by id so paging is stable.
-          .orderBy('deals.id', sort.direction)
-          .limit(page.limit)
-          .offset(page.offset)
-          .execute()
-      );
-    }
-    // A deep page: its ids first (for the default list an index-only walk past the offset), then their rows.
-    const pageIds = applyFilters(db.selectFrom('deals').select('deals.id') as DealsOnly<{ id: string }>, dialect, teamId, filters, fromSearchIndex)
-      .orderBy(SORT_COLUMNS[sort.field], order)
-      .orderBy('deals.id', sort.direction)
-      .limit(page.limit)
-      .offset(page.offset);
-    return withClientName().where('deals.id', 'in', pageIds).orderBy(SORT_COLUMNS[sort.field], order).orderBy('deals.id', sort.direction).execute();
-  };
-  const total = (fromSearchIndex: boolean) =>
-    onlyStatusFilter(filters)
-      ? countByStatus(db, teamId, 'deals', filters.status ? { equals: filters.status } : { notEquals: 'arquivado' })
-      : fromSearchIndex && !filters.status && onlySearchFilter(filters)
-        ? countListedSearchHits(db, 'deals', [filters.search!], teamId)
-        : applyFilters(
-            db.selectFrom('deals').select((eb) => eb.fn.countAll<number>().as('total')) as DealsOnly<{ total: number }>,
-            dialect,
-            teamId,
-            filters,
-            fromSearchIndex,
-          )
-            .executeTakeFirstOrThrow()
-            .then((r) => Number(r.total));
-  const searchDrives = dialect === 'sqlite' && filters.search !== undefined && sqliteIndexServes([filters.search]);
-  return { ...(await pageAndTotal(searchDrives, page, pageRows, total)), authEpoch: null };
-}
-
 /** The columns a deals board card shows (boards.service.ts toCard): a page reads these, never whole rows. */
 const CARD_COLUMNS = [
   'deals.id',
@@ -416,7 +237,7 @@ export function boardCardQuery(
         )
         .as('has_overdue_activity'),
     ])
-    .orderBy(SORT_COLUMNS.value, sortOrder(dialect, sort, true))
+    .orderBy(sql.ref('deals.value_cents'), sortOrder(dialect, sort, true))
     .orderBy('deals.id', 'desc')
     .limit(limit)
     .offset(offset);

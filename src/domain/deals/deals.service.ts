@@ -15,7 +15,10 @@ import { deferredEpochRead, epochRead, type EpochRead } from '../shared/epoch-re
 import { dayBounds, toApiTimestamp } from '../shared/time.js';
 import { findPhase, listPhases } from '../teams/teams.repository.js';
 import { sellVehicleOfDeal } from '../vehicles/vehicles.service.js';
-import { toDealView } from './deals.mapper.js';
+import { toDealView, type DealViewRow } from './deals.mapper.js';
+import { DEALS } from './deals.resource.js';
+import type { ReadPlanner } from '../reads/read-planner.repository.js';
+import { teamScope } from '../reads/scope.js';
 import * as repo from './deals.repository.js';
 import {
   DEAL_SORT_FIELDS,
@@ -81,17 +84,9 @@ function updateEvents(changed: readonly string[], next: DealView): EventType[] {
   return types;
 }
 
-export function createDealsService(db: Db, { clock }: { clock: Clock }) {
+export function createDealsService(db: Db, { clock, reads }: { clock: Clock; reads: ReadPlanner }) {
   const k = db.kysely;
   const lockRows = db.dialect === 'postgres';
-
-  /** Reads never lock. */
-  async function load(db: DbExecutor, teamId: string, rawId: string) {
-    const id = canonicalId(rawId);
-    const row = id ? await repo.findDeal(db, teamId, id) : undefined;
-    if (!row) throw notFound(messages.dealNotFound);
-    return row;
-  }
 
   /** Writers lock the row (PostgreSQL) so concurrent updates compute from the row they replace. */
   async function loadForUpdate(trx: Trx, teamId: string, rawId: string) {
@@ -108,13 +103,8 @@ export function createDealsService(db: Db, { clock }: { clock: Clock }) {
     const clientId = q.client_id === undefined ? undefined : canonicalId(q.client_id);
     // A client_id that is not a UUID names no client: nothing matches.
     if (clientId === null) return { data: [], pagination: paginationOf(page, 0), authEpoch: null };
-    const { rows, total, authEpoch } = await repo.listDeals(
-      // Searches and filtered pages can be long: on SQLite they run on a read worker (storage/read-workers.ts).
-      db.reads,
-      db.dialect,
-      teamId,
-      {
-        status: q.status,
+    const { rows, total, authEpoch } = await reads.list<DealViewRow>(DEALS, teamScope(teamId), {
+      filters: {
         phase: q.phase,
         client_id: clientId,
         responsible_id: q.responsible_id,
@@ -124,12 +114,12 @@ export function createDealsService(db: Db, { clock }: { clock: Clock }) {
         maxCents: q.max_value === undefined ? undefined : upperBoundCents(q.max_value),
         createdFrom: q.from === undefined ? undefined : dayBounds(q.from).start,
         createdBefore: q.to === undefined ? undefined : dayBounds(q.to).nextDayStart,
-        search: q.search,
       },
+      status: q.status,
+      search: q.search,
       sort,
       page,
-      db.committedReader,
-    );
+    });
     return { data: rows.map(toDealView), pagination: paginationOf(page, total), authEpoch };
   }
 
@@ -147,13 +137,16 @@ export function createDealsService(db: Db, { clock }: { clock: Clock }) {
       }),
 
     async get(teamId: string, rawId: string): Promise<DealView> {
-      return toDealView(await load(k, teamId, rawId));
+      const id = canonicalId(rawId);
+      const row = id ? (await reads.byId<DealViewRow>(DEALS, teamScope(teamId), id)).row : undefined;
+      if (!row) throw notFound(messages.dealNotFound);
+      return toDealView(row);
     },
 
     /** GET /deals/:id with the auth_epoch counter of the same snapshot (a cached authentication confirmed by the read itself). */
     async getWithAuthEpoch(teamId: string, rawId: string): Promise<EpochRead<DealView>> {
       const id = canonicalId(rawId);
-      const found = id ? await repo.findDealWithAuthEpoch(k, teamId, id, db.committedReader) : { row: undefined, authEpoch: null };
+      const found = id ? await reads.byId<DealViewRow>(DEALS, teamScope(teamId), id, true) : { row: undefined, authEpoch: null };
       return epochRead(found.authEpoch, found.row, toDealView, messages.dealNotFound);
     },
 

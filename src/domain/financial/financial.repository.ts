@@ -1,26 +1,6 @@
-import { sql, type SelectQueryBuilder } from 'kysely';
+import { sql } from 'kysely';
 import type { DbExecutor, Trx } from '../../storage/executor.js';
-import type { Database, FinancialRow, FinancialUpdate, NewFinancialRow } from '../../storage/database.js';
-import type { DialectName } from '../../storage/dialect.js';
-import type { Page, Sort } from '../shared/list-query.js';
-import { sortOrder } from '../shared/list-sql.js';
-import { containsPattern } from '../shared/text-search.js';
-import type { FinancialSortField } from './financial.types.js';
-
-export interface FinancialFilters {
-  type?: string;
-  category?: string;
-  status?: string;
-  /** Only pending records whose due date ended before this instant (the overdue list). */
-  overdueAt?: string;
-  payment_method?: string;
-  deal_id?: string;
-  client_id?: string;
-  vehicle_id?: string;
-  dueFrom?: string;
-  dueTo?: string;
-  search?: string;
-}
+import type { FinancialRow, FinancialUpdate, NewFinancialRow } from '../../storage/database.js';
 
 export const findFinancial = (db: DbExecutor, teamId: string, id: string): Promise<FinancialRow | undefined> =>
   db.selectFrom('financial_records').selectAll().where('team_id', '=', teamId).where('id', '=', id).executeTakeFirst();
@@ -42,59 +22,6 @@ export const pendingOfTeam = (db: DbExecutor, teamId: string) =>
 
 export const teamTimeZone = async (db: DbExecutor, teamId: string): Promise<string> =>
   (await db.selectFrom('teams').select('time_zone').where('id', '=', teamId).executeTakeFirstOrThrow()).time_zone;
-
-function applyFilters<O>(query: SelectQueryBuilder<Database, 'financial_records', O>, teamId: string, f: FinancialFilters) {
-  let q = query.where('team_id', '=', teamId);
-  // Cancelled records are soft-deleted: listed only when asked for by status.
-  if (f.status !== undefined) q = q.where('status', '=', f.status as never);
-  else q = q.where('status', '!=', 'cancelled');
-  if (f.overdueAt !== undefined) q = q.where('status', '=', 'pending').where('overdue_at', '<=', f.overdueAt);
-  if (f.type !== undefined) q = q.where('type', '=', f.type as never);
-  if (f.category !== undefined) q = q.where('category', '=', f.category);
-  if (f.payment_method !== undefined) q = q.where('payment_method', '=', f.payment_method);
-  if (f.deal_id !== undefined) q = q.where('deal_id', '=', f.deal_id);
-  if (f.client_id !== undefined) q = q.where('client_id', '=', f.client_id);
-  if (f.vehicle_id !== undefined) q = q.where('vehicle_id', '=', f.vehicle_id);
-  if (f.dueFrom !== undefined) q = q.where('due_date', '>=', f.dueFrom);
-  if (f.dueTo !== undefined) q = q.where('due_date', '<=', f.dueTo);
-  if (f.search !== undefined) q = q.where(sql<boolean>`search_text like ${containsPattern(f.search)} escape '\\'`);
-  return q;
-}
-
-const SORT_COLUMNS = {
-  due_date: 'due_date',
-  created_at: 'created_at',
-  updated_at: 'updated_at',
-  amount: 'amount_cents',
-  status: 'status',
-  type: 'type',
-  category: 'category',
-  paid_at: 'paid_at',
-} as const;
-
-export async function listFinancial(
-  db: DbExecutor,
-  dialect: DialectName,
-  teamId: string,
-  filters: FinancialFilters,
-  sort: Sort<FinancialSortField>,
-  page: Page,
-) {
-  const [rows, count] = await Promise.all([
-    applyFilters(db.selectFrom('financial_records').selectAll(), teamId, filters)
-      .orderBy(SORT_COLUMNS[sort.field], sortOrder(dialect, sort, sort.field === 'paid_at'))
-      .orderBy('id', sort.direction)
-      .limit(page.limit)
-      .offset(page.offset)
-      .execute(),
-    applyFilters(
-      db.selectFrom('financial_records').select((eb) => eb.fn.countAll<number>().as('total')),
-      teamId,
-      filters,
-    ).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.total) };
-}
 
 export interface SummaryGroup {
   type: 'revenue' | 'expense' | 'cost';

@@ -1,5 +1,5 @@
 import type { Db } from '../../storage/db.js';
-import type { DbExecutor, Trx } from '../../storage/executor.js';
+import type { Trx } from '../../storage/executor.js';
 import type { FinancialRow, FinancialUpdate, NewFinancialRow } from '../../storage/database.js';
 import type { EventType } from '../events/event-types.js';
 import { recordEvents } from '../events/events.repository.js';
@@ -18,6 +18,9 @@ import { updateTeamTimeZone } from '../teams/teams.repository.js';
 import type { WriteOptions } from '../shared/write-options.js';
 import { toFinancialView } from './financial.mapper.js';
 import * as repo from './financial.repository.js';
+import { FINANCIAL_RECORDS } from './financial.resource.js';
+import type { ReadPlanner } from '../reads/read-planner.repository.js';
+import { teamScope } from '../reads/scope.js';
 import {
   FINANCIAL_CATEGORIES,
   FINANCIAL_SORT_FIELDS,
@@ -67,16 +70,9 @@ function paidAtOf(raw: string | null | undefined, now: string): string {
   return at.toISOString();
 }
 
-export function createFinancialService(db: Db, { clock }: { clock: Clock }) {
+export function createFinancialService(db: Db, { clock, reads }: { clock: Clock; reads: ReadPlanner }) {
   const k = db.kysely;
   const lockRows = db.dialect === 'postgres';
-
-  async function load(ex: DbExecutor, teamId: string, rawId: string): Promise<FinancialRow> {
-    const id = canonicalId(rawId);
-    const row = id ? await repo.findFinancial(ex, teamId, id) : undefined;
-    if (!row) throw notFound(messages.financialNotFound);
-    return row;
-  }
 
   async function loadForUpdate(trx: Trx, teamId: string, rawId: string): Promise<FinancialRow> {
     const id = canonicalId(rawId);
@@ -143,29 +139,29 @@ export function createFinancialService(db: Db, { clock }: { clock: Clock }) {
         if (id === null) return { data: [], pagination: paginationOf(page, 0) };
         canon[field] = id;
       }
-      const { rows, total } = await repo.listFinancial(
-        k,
-        db.dialect,
-        teamId,
-        {
+      const { rows, total } = await reads.list<FinancialRow>(FINANCIAL_RECORDS, teamScope(teamId), {
+        filters: {
           type: q.type,
           category: q.category,
-          status: q.status,
           overdueAt: options.overdue ? isoNow(clock) : undefined,
           payment_method: q.payment_method,
           ...canon,
           dueFrom: q.due_from,
           dueTo: q.due_to,
-          search: q.search,
         },
+        status: q.status,
+        search: q.search,
         sort,
         page,
-      );
+      });
       return { data: rows.map(toFinancialView), pagination: paginationOf(page, total) };
     },
 
     async get(teamId: string, rawId: string): Promise<FinancialView> {
-      return toFinancialView(await load(k, teamId, rawId));
+      const id = canonicalId(rawId);
+      const row = id ? (await reads.byId<FinancialRow>(FINANCIAL_RECORDS, teamScope(teamId), id)).row : undefined;
+      if (!row) throw notFound(messages.financialNotFound);
+      return toFinancialView(row);
     },
 
     /** POST: `pending` unless sent `paid` (then with its method; `paid_at` defaults to now, and `financial.paid` follows `financial.created`). */

@@ -22,11 +22,15 @@ export type SearchScope = 'listed' | 'team';
  */
 export function searchCondition(dialect: DialectName, table: SearchedTable, queries: string[], teamId: string, scope: SearchScope): RawBuilder<boolean> {
   const folded = [...new Set(queries.map(foldText))];
-  if (dialect !== 'sqlite' || !sqliteIndexServes(folded)) {
-    const likes = folded.map((q) => sql`${sql.ref(`${table}.search_text`)} like ${containsPattern(q)} escape '\\'`);
-    return sql<boolean>`(${sql.join(likes, sql` or `)})`;
-  }
+  if (dialect !== 'sqlite' || !sqliteIndexServes(folded)) return containsCondition(table, folded);
   return sql<boolean>`${sql.ref(`${table}.rowid`)} in (select rowid from ${sql.table(`${table}_fts`)} where ${ftsMatch(table, folded, teamId, scope)})`;
+}
+
+/** `search_text` of `table` contains one of the `queries` (folded), checked with LIKE: what every search answers. */
+export function containsCondition(table: string, queries: string[]): RawBuilder<boolean> {
+  const folded = [...new Set(queries.map(foldText))];
+  const likes = folded.map((q) => sql`${sql.ref(`${table}.search_text`)} like ${containsPattern(q)} escape '\\'`);
+  return sql<boolean>`(${sql.join(likes, sql` or `)})`;
 }
 
 /**

@@ -15,7 +15,10 @@ import { toApiTimestamp } from '../shared/time.js';
 import type { WriteOptions } from '../shared/write-options.js';
 import { deferredEpochRead, epochRead, type EpochRead } from '../shared/epoch-read.js';
 import { canonicalChassis, canonicalPlate, canonicalRenavam, isFipeCode, plateSearchForms } from './vehicle-identifiers.js';
-import { toVehicleEventObject, toVehicleView } from './vehicles.mapper.js';
+import { toVehicleEventObject, toVehicleView, type VehicleViewRow } from './vehicles.mapper.js';
+import { VEHICLES } from './vehicles.resource.js';
+import type { ReadPlanner } from '../reads/read-planner.repository.js';
+import { teamScope } from '../reads/scope.js';
 import * as repo from './vehicles.repository.js';
 import {
   VEHICLE_SORT_FIELDS,
@@ -189,16 +192,9 @@ export async function sellVehicleOfDeal(trx: Trx, lockRows: boolean, teamId: str
   return next;
 }
 
-export function createVehiclesService(db: Db, { clock }: { clock: Clock }) {
+export function createVehiclesService(db: Db, { clock, reads }: { clock: Clock; reads: ReadPlanner }) {
   const k = db.kysely;
   const lockRows = db.dialect === 'postgres';
-
-  async function load(rawId: string, teamId: string) {
-    const id = canonicalId(rawId);
-    const row = id ? await repo.findVehicle(k, teamId, id) : undefined;
-    if (!row) throw notFound(messages.vehicleNotFound);
-    return row;
-  }
 
   async function loadForUpdate(trx: Trx, teamId: string, rawId: string) {
     const id = canonicalId(rawId);
@@ -211,13 +207,8 @@ export function createVehiclesService(db: Db, { clock }: { clock: Clock }) {
   async function listRead(teamId: string, q: VehicleListInput) {
     const page = pageOf(q.page, q.limit);
     const sort = parseSort(q.sort, VEHICLE_SORT_FIELDS);
-    const { rows, total, authEpoch } = await repo.listVehicles(
-      // Searches and filtered pages can be long: on SQLite they run on a read worker (storage/read-workers.ts).
-      db.reads,
-      db.dialect,
-      teamId,
-      {
-        status: q.status,
+    const { rows, total, authEpoch } = await reads.list<VehicleViewRow>(VEHICLES, teamScope(teamId), {
+      filters: {
         phase: q.phase,
         brandKey: q.brand === undefined ? undefined : foldText(q.brand),
         modelKey: q.model === undefined ? undefined : foldText(q.model),
@@ -230,12 +221,12 @@ export function createVehiclesService(db: Db, { clock }: { clock: Clock }) {
         minYear: q.min_year,
         maxYear: q.max_year,
         maxMileage: q.max_mileage,
-        search: q.search,
       },
+      status: q.status,
+      search: q.search,
       sort,
       page,
-      db.committedReader,
-    );
+    });
     return { data: rows.map(toVehicleView), pagination: paginationOf(page, total), authEpoch };
   }
 
@@ -253,13 +244,16 @@ export function createVehiclesService(db: Db, { clock }: { clock: Clock }) {
       }),
 
     async get(teamId: string, rawId: string): Promise<VehicleView> {
-      return toVehicleView(await load(rawId, teamId));
+      const id = canonicalId(rawId);
+      const row = id ? (await reads.byId<VehicleViewRow>(VEHICLES, teamScope(teamId), id)).row : undefined;
+      if (!row) throw notFound(messages.vehicleNotFound);
+      return toVehicleView(row);
     },
 
     /** GET /vehicles/:id with the auth_epoch counter of the same snapshot (a cached authentication confirmed by the read itself). */
     async getWithAuthEpoch(teamId: string, rawId: string): Promise<EpochRead<VehicleView>> {
       const id = canonicalId(rawId);
-      const found = id ? await repo.findVehicleWithAuthEpoch(k, teamId, id, db.committedReader) : { row: undefined, authEpoch: null };
+      const found = id ? await reads.byId<VehicleViewRow>(VEHICLES, teamScope(teamId), id, true) : { row: undefined, authEpoch: null };
       return epochRead(found.authEpoch, found.row, toVehicleView, messages.vehicleNotFound);
     },
 

@@ -13,6 +13,7 @@ import { teamSearch } from './0010-team-search.js';
 import { vehiclePriceCounts } from './0011-vehicle-price-counts.js';
 import { exactSearch } from './0012-exact-search.js';
 import { phaseLabels } from './0013-phase-labels.js';
+import { ai } from './0014-ai.js';
 
 /** One ordered migration set; each migration may ask for the few dialect-specific column types. */
 export function migrationProvider(dialect: DialectName): MigrationProvider {
@@ -32,6 +33,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
         '0011-vehicle-price-counts': vehiclePriceCounts(dialect),
         '0012-exact-search': exactSearch(dialect),
         '0013-phase-labels': phaseLabels(dialect),
+        '0014-ai': ai(dialect),
       });
     },
   };

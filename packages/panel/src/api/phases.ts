@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { phaseLabel } from '../ui/format';
 import { client, unwrap } from './client';
 import { invalidate, keysOf } from './resources';
 import type { BoardName, PhasesInput } from './types';
@@ -23,4 +24,10 @@ export function useReplacePhases(board: BoardName) {
       invalidate(qc, ['phases']);
     },
   });
+}
+
+/** A phase's label as the team named it (the server's), or a readable form of the name while loading. */
+export function usePhaseLabel(board: BoardName): (name: string) => string {
+  const phases = usePhases(board);
+  return (name) => phases.data?.find((p) => p.name === name)?.label ?? phaseLabel(name);
 }

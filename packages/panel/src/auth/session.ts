@@ -87,6 +87,11 @@ export function permissions(role: Role) {
     people: owner,
     team: owner || manager,
     editTeam: owner,
+    // Roles in the records: a seller never sees what the store paid or earned, nor archives or sells a car by hand.
+    financial: owner || manager,
+    purchasePrice: owner || manager,
+    archiveVehicle: owner || manager,
+    sellVehicle: owner || manager,
   };
 }
 

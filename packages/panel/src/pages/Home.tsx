@@ -1,15 +1,19 @@
 import { AlarmClock, Briefcase, Car, Percent, Receipt, ThumbsDown, Trophy } from 'lucide-react';
-import { useEffect } from 'react';
+import { useEffect, type CSSProperties } from 'react';
 import { Link } from 'react-router';
 import { useDashboard } from '../api/dashboard';
-import { useCurrentSession } from '../auth/session';
-import { formatInt, formatMoney, phaseLabel } from '../ui/format';
+import { usePhaseLabel } from '../api/phases';
+import { permissions, useCurrentSession } from '../auth/session';
+import { formatInt, formatMoney } from '../ui/format';
 import { ErrorState, Loading } from '../ui/States';
 
 /** The home after sign-in: the store's day in numbers, each tile a way into its page. */
 export function HomePage() {
   const { user, team } = useCurrentSession();
+  const can = permissions(user.role);
   const dashboard = useDashboard();
+  const dealPhase = usePhaseLabel('deals');
+  const vehiclePhase = usePhaseLabel('vehicles');
   useEffect(() => {
     document.title = 'Início · autosales';
   }, []);
@@ -33,7 +37,7 @@ export function HomePage() {
         <ErrorState error={dashboard.error} onRetry={() => void dashboard.refetch()} />
       ) : d ? (
         <div className="stack">
-          <div className="stats" data-testid="dashboard-stats">
+          <div className="tiles" data-testid="dashboard-stats" style={{ '--tiles': can.financial ? 6 : 5 } as CSSProperties}>
             <Tile
               to="/negocios"
               icon={Trophy}
@@ -69,14 +73,16 @@ export function HomePage() {
               value={formatInt(d.overdue_activities)}
               tone={d.overdue_activities > 0 ? 'negative' : undefined}
             />
-            <Tile
-              to="/financeiro"
-              icon={Receipt}
-              label="A receber vencido"
-              value={formatMoney(d.overdue_receivables.amount)}
-              hint={`${d.overdue_receivables.count} ${d.overdue_receivables.count === 1 ? 'lançamento' : 'lançamentos'}`}
-              tone={d.overdue_receivables.count > 0 ? 'negative' : undefined}
-            />
+            {can.financial ? (
+              <Tile
+                to="/financeiro"
+                icon={Receipt}
+                label="A receber vencido"
+                value={formatMoney(d.overdue_receivables.amount)}
+                hint={`${d.overdue_receivables.count} ${d.overdue_receivables.count === 1 ? 'lançamento' : 'lançamentos'}`}
+                tone={d.overdue_receivables.count > 0 ? 'negative' : undefined}
+              />
+            ) : null}
           </div>
           <div className="grid-2">
             <div className="card">
@@ -89,7 +95,7 @@ export function HomePage() {
               <ul className="bars" aria-label="Valor em aberto por fase">
                 {d.pipeline.map((p) => (
                   <li key={p.phase}>
-                    <span className="bars-label truncate">{phaseLabel(p.phase)}</span>
+                    <span className="bars-label truncate">{dealPhase(p.phase)}</span>
                     <span className="bars-track" aria-hidden>
                       <span className="bars-fill" style={{ width: `${((p.total_value ?? 0) / pipelineMax) * 100}%` }} />
                     </span>
@@ -110,7 +116,7 @@ export function HomePage() {
               <ul className="bars" aria-label="Veículos por fase">
                 {d.stock.map((p) => (
                   <li key={p.phase}>
-                    <span className="bars-label truncate">{phaseLabel(p.phase)}</span>
+                    <span className="bars-label truncate">{vehiclePhase(p.phase)}</span>
                     <span className="bars-track" aria-hidden>
                       <span className="bars-fill alt" style={{ width: `${(p.count / stockMax) * 100}%` }} />
                     </span>

@@ -4,12 +4,14 @@ import { Brand } from '../ui/Brand';
 
 /**
  * What a page that failed to render shows instead of the router's default (English, developer-facing).
- * The usual cause in production: a new release replaced the page's file while this tab was open.
+ * A page's file that does not load is either a lost connection (the browser says it is offline) or a
+ * new release that replaced the file while this tab was open; the notice says which it can tell.
  */
 export function RouteError() {
   const error = useRouteError();
   const chunk = error instanceof Error && /dynamically imported module|Importing a module script failed|Failed to fetch/i.test(error.message);
   const notFound = isRouteErrorResponse(error) && error.status === 404;
+  const offline = chunk && !navigator.onLine;
   return (
     <div className="auth">
       <main className="card auth-card" role="alert">
@@ -18,13 +20,23 @@ export function RouteError() {
           <div className="empty-icon" style={{ background: 'var(--warning-soft)', color: 'var(--warning)' }} aria-hidden>
             <TriangleAlert size={24} />
           </div>
-          <h1 style={{ fontSize: 18 }}>{notFound ? 'Página não encontrada' : chunk ? 'O painel foi atualizado' : 'Algo deu errado nesta página'}</h1>
+          <h1 style={{ fontSize: 18 }}>
+            {notFound
+              ? 'Página não encontrada'
+              : offline
+                ? 'Sem conexão com a internet'
+                : chunk
+                  ? 'Não foi possível abrir esta página'
+                  : 'Algo deu errado nesta página'}
+          </h1>
           <p>
             {notFound
               ? 'O endereço aberto não existe no painel.'
-              : chunk
-                ? 'Uma versão nova do painel foi publicada. Recarregue a página para continuar.'
-                : 'Recarregue a página. Se o problema continuar, fale com o suporte da autosales.'}
+              : offline
+                ? 'Esta página precisa da internet para abrir. Verifique a conexão e tente de novo.'
+                : chunk
+                  ? 'A conexão falhou ou o painel foi atualizado enquanto esta aba estava aberta. Recarregue a página para continuar.'
+                  : 'Recarregue a página. Se o problema continuar, fale com o suporte da autosales.'}
           </p>
           <button type="button" className="btn btn-primary" onClick={() => window.location.reload()}>
             <RotateCw size={16} aria-hidden /> Recarregar

@@ -2,10 +2,11 @@ import { Briefcase, CalendarDays, Car, ChevronDown, House, KeyRound, LogOut, Set
 import { useEffect, useRef, useState } from 'react';
 import { Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import type { Session } from '../api/types';
-import { permissions, ROLE_LABELS, useSession, useSignOut } from '../auth/session';
+import { permissions, ROLE_LABELS, useSession, useSignOut, type Permissions } from '../auth/session';
 import { Brand } from '../ui/Brand';
 import { FullPageLoading } from '../ui/FullPage';
 import { initials } from '../ui/format';
+import { OfflineNotice } from '../ui/OfflineNotice';
 import { ErrorState } from '../ui/States';
 import { useToast } from '../ui/Toasts';
 import { useLiveChanges } from '../live/changes';
@@ -16,15 +17,17 @@ interface NavItem {
   label: string;
   icon: LucideIcon;
   soon?: boolean;
+  /** The label in the phone's bottom bar, where the long one does not fit. */
+  short?: string;
 }
 
-const NAV: NavItem[] = [
+const NAV: (NavItem & { allowed?: keyof Permissions })[] = [
   { to: '/', label: 'Início', icon: House },
   { to: '/negocios', label: 'Negócios', icon: Briefcase },
   { to: '/veiculos', label: 'Veículos', icon: Car },
   { to: '/clientes', label: 'Clientes', icon: Users },
   { to: '/agenda', label: 'Agenda', icon: CalendarDays },
-  { to: '/financeiro', label: 'Financeiro', icon: Wallet },
+  { to: '/financeiro', label: 'Financeiro', icon: Wallet, allowed: 'financial' },
 ];
 
 export function Shell() {
@@ -53,7 +56,8 @@ function SignedIn({ session }: { session: Session }) {
   useLiveChanges();
   const { user, team } = session;
   const can = permissions(user.role);
-  const items = can.settings ? [...NAV, { to: '/configuracoes', label: 'Configurações', icon: Settings }] : NAV;
+  const mine = NAV.filter((item) => !item.allowed || can[item.allowed]);
+  const items: NavItem[] = can.settings ? [...mine, { to: '/configuracoes', label: 'Configurações', short: 'Ajustes', icon: Settings }] : mine;
 
   return (
     <>
@@ -75,7 +79,14 @@ function SignedIn({ session }: { session: Session }) {
               <li key={item.to}>
                 <NavLink to={item.to} end={item.to === '/'} className={({ isActive }) => `nav-link ${isActive ? 'active' : ''}`}>
                   <item.icon size={18} aria-hidden />
-                  {item.label}
+                  {item.short ? (
+                    <>
+                      <span className="nav-label nav-long">{item.label}</span>
+                      <span className="nav-label nav-short">{item.short}</span>
+                    </>
+                  ) : (
+                    <span className="nav-label">{item.label}</span>
+                  )}
                   {item.soon ? <span className="soon">em breve</span> : null}
                 </NavLink>
               </li>
@@ -83,6 +94,7 @@ function SignedIn({ session }: { session: Session }) {
           </ul>
         </nav>
         <main className="main" id="conteudo" tabIndex={-1}>
+          <OfflineNotice />
           <Outlet />
         </main>
       </div>

@@ -2,8 +2,9 @@ import { ArrowLeft, CalendarPlus, Pencil, Power } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { useClientOverview, useToggleClient } from '../../api/clients';
+import { usePhaseLabel } from '../../api/phases';
 import { Button } from '../../ui/Button';
-import { formatDate, formatDateTime, formatDay, formatMoney, phaseLabel } from '../../ui/format';
+import { formatDate, formatDateTime, formatDay, formatMoney } from '../../ui/format';
 import { DEAL_STATUS_LABELS } from '../../ui/labels';
 import { ErrorState, Loading } from '../../ui/States';
 import { useToast } from '../../ui/Toasts';
@@ -13,6 +14,7 @@ import { ClientForm } from './ClientForm';
 
 /** One client with its deals, activities and financial records. */
 export function ClientDetailPage() {
+  const phaseName = usePhaseLabel('deals');
   const { id = '' } = useParams();
   const [editing, setEditing] = useState(false);
   const [scheduling, setScheduling] = useState(false);
@@ -122,7 +124,7 @@ export function ClientDetailPage() {
                 <li key={d.id}>
                   <strong>{d.title}</strong>
                   <span className="small muted">
-                    {phaseLabel(d.phase)} · {DEAL_STATUS_LABELS[d.status] ?? d.status}
+                    {phaseName(d.phase)} · {DEAL_STATUS_LABELS[d.status] ?? d.status}
                   </span>
                   <span className="money">{formatMoney(d.value)}</span>
                 </li>

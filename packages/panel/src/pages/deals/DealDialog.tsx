@@ -4,12 +4,12 @@ import { Link } from 'react-router';
 import { fieldError } from '../../api/client';
 import { useArchiveDeal, useDeal, useSaveDeal } from '../../api/deals';
 import { usePeople } from '../../api/people';
-import { usePhases } from '../../api/phases';
+import { usePhaseLabel, usePhases } from '../../api/phases';
 import type { DealChanges } from '../../api/types';
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
 import { TextField } from '../../ui/Field';
-import { formatDateTime, formatDay, formatMoney, phaseLabel } from '../../ui/format';
+import { formatDateTime, formatDay, formatMoney } from '../../ui/format';
 import { DEAL_STATUS_LABELS, PRIORITY_LABELS } from '../../ui/labels';
 import { Alert, ErrorState, Loading } from '../../ui/States';
 import { useToast } from '../../ui/Toasts';
@@ -18,6 +18,7 @@ import { DealFormDialog } from './DealForm';
 
 /** One deal: its fields, a move to another phase, and won / lost (with the reason) / archive. */
 export function DealDialog({ id, onClose }: { id: string | null; onClose: () => void }) {
+  const phaseName = usePhaseLabel('deals');
   const [editing, setEditing] = useState(false);
   const [scheduling, setScheduling] = useState(false);
   const [losing, setLosing] = useState(false);
@@ -109,17 +110,17 @@ export function DealDialog({ id, onClose }: { id: string | null; onClose: () => 
                   className="select"
                   value={d.phase}
                   disabled={change.isPending}
-                  onChange={(e) => change.mutate({ body: { phase: e.target.value }, done: `Movido para ${phaseLabel(e.target.value)}.` })}
+                  onChange={(e) => change.mutate({ body: { phase: e.target.value }, done: `Movido para ${phaseName(e.target.value)}.` })}
                 >
                   {phases.data?.map((p) => (
                     <option key={p.name} value={p.name}>
-                      {phaseLabel(p.name)}
+                      {p.label}
                     </option>
                   ))}
                 </select>
               </div>
             ) : (
-              <p className="small muted">Fase: {phaseLabel(d.phase)}</p>
+              <p className="small muted">Fase: {phaseName(d.phase)}</p>
             )}
             {losing ? (
               <form

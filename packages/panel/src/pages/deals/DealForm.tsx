@@ -7,7 +7,6 @@ import type { Deal } from '../../api/types';
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
 import { SelectField, TextArea, TextField } from '../../ui/Field';
-import { phaseLabel } from '../../ui/format';
 import { Alert } from '../../ui/States';
 import { useToast } from '../../ui/Toasts';
 import { PRIORITIES, PRIORITY_LABELS, type Priority } from '../../ui/labels';
@@ -105,7 +104,7 @@ function DealForm({ onClose, deal, onSaved }: { onClose: () => void; deal?: Deal
             {deal ? null : <option value="">A primeira do funil</option>}
             {phases.data?.map((p) => (
               <option key={p.name} value={p.name}>
-                {phaseLabel(p.name)}
+                {p.label}
               </option>
             ))}
           </SelectField>

@@ -2,8 +2,9 @@ import { Briefcase } from 'lucide-react';
 import { useState } from 'react';
 import { useDealList, type DealBoardFilters } from '../../api/deals';
 import type { DealFilters } from '../../api/types';
-import { formatMoney, phaseLabel } from '../../ui/format';
+import { formatMoney } from '../../ui/format';
 import { PRIORITY_LABELS } from '../../ui/labels';
+import { usePhaseLabel } from '../../api/phases';
 import { EmptyState, ErrorState, Loading } from '../../ui/States';
 import { Pager } from '../records/shared';
 
@@ -18,6 +19,7 @@ const SORTS: [string, string][] = [
 
 /** The deals as a table, with an order and a status (won, lost and archived deals are only here). */
 export function DealsList({ params, onOpen }: { params: DealBoardFilters; onOpen: (id: string) => void }) {
+  const phaseName = usePhaseLabel('deals');
   const [sort, setSort] = useState('-updated_at');
   const [status, setStatus] = useState('ativo');
   // A change of filter or order starts again at page 1.
@@ -81,7 +83,7 @@ export function DealsList({ params, onOpen }: { params: DealBoardFilters; onOpen
                       </button>
                       {d.client ? <div className="small muted">{d.client.name}</div> : null}
                     </td>
-                    <td data-label="Fase">{phaseLabel(d.phase)}</td>
+                    <td data-label="Fase">{phaseName(d.phase)}</td>
                     <td data-label="Valor">{formatMoney(d.value)}</td>
                     <td data-label="Prioridade">
                       <span className={`badge prio-${d.priority}`}>{PRIORITY_LABELS[d.priority] ?? d.priority}</span>

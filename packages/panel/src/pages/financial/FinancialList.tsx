@@ -136,7 +136,8 @@ export function FinancialList() {
                       <td data-label="Situação">
                         {r.status === 'paid' ? (
                           <span className="badge badge-success">
-                            Pago{r.payment_method ? ` · ${PAYMENT_METHOD_LABELS[r.payment_method] ?? r.payment_method}` : ''}
+                            {r.type === 'revenue' ? 'Recebido' : 'Pago'}
+                            {r.payment_method ? ` · ${PAYMENT_METHOD_LABELS[r.payment_method] ?? r.payment_method}` : ''}
                           </span>
                         ) : r.status === 'cancelled' ? (
                           <span className="badge">Cancelado</span>
@@ -152,9 +153,9 @@ export function FinancialList() {
                             size="sm"
                             icon={<BadgeDollarSign size={15} aria-hidden />}
                             onClick={() => setPaying(r)}
-                            aria-label={`Registrar pagamento de ${r.description}`}
+                            aria-label={`${r.type === 'revenue' ? 'Registrar recebimento' : 'Registrar pagamento'} de ${r.description}`}
                           >
-                            Pagar
+                            {r.type === 'revenue' ? 'Receber' : 'Pagar'}
                           </Button>
                         ) : null}
                       </td>

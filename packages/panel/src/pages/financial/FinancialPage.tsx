@@ -1,4 +1,6 @@
 import { useEffect, useState } from 'react';
+import { permissions, useCurrentSession } from '../../auth/session';
+import { NoAccess } from '../../ui/NoAccess';
 import { FinancialList } from './FinancialList';
 import { FinancialSummaryView } from './FinancialSummary';
 
@@ -8,6 +10,18 @@ export function FinancialPage() {
   useEffect(() => {
     document.title = 'Financeiro · autosales';
   }, []);
+  const { user } = useCurrentSession();
+  if (!permissions(user.role).financial)
+    return (
+      <>
+        <div className="page-header">
+          <div>
+            <h1>Financeiro</h1>
+          </div>
+        </div>
+        <NoAccess />
+      </>
+    );
   return (
     <>
       <div className="page-header">

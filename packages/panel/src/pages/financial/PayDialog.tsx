@@ -13,6 +13,8 @@ import { PAYMENT_METHOD_LABELS, today } from './labels';
 /** Records a payment: the method and the day it was paid. */
 export function PayDialog({ record, onClose }: { record: FinancialRecord; onClose: () => void }) {
   const [method, setMethod] = useState('pix');
+  // Money in is received, money out is paid: the words follow the record's type.
+  const incoming = record.type === 'revenue';
   const [paidOn, setPaidOn] = useState(today());
   const toast = useToast();
   const paying = usePayFinancial();
@@ -29,14 +31,19 @@ export function PayDialog({ record, onClose }: { record: FinancialRecord; onClos
         },
         {
           onSuccess: () => {
-            toast.success('Pagamento registrado.');
+            toast.success(incoming ? 'Recebimento registrado.' : 'Pagamento registrado.');
             onClose();
           },
         },
       ),
   };
   return (
-    <Dialog open onClose={onClose} title="Registrar pagamento" description={`${record.description} · ${formatMoney(record.amount)}`}>
+    <Dialog
+      open
+      onClose={onClose}
+      title={incoming ? 'Registrar recebimento' : 'Registrar pagamento'}
+      description={`${record.description} · ${formatMoney(record.amount)}`}
+    >
       <form
         onSubmit={(e) => {
           e.preventDefault();
@@ -45,18 +52,29 @@ export function PayDialog({ record, onClose }: { record: FinancialRecord; onClos
         noValidate
       >
         {pay.error && !fieldError(pay.error, 'payment_method') && !fieldError(pay.error, 'paid_at') ? <Alert kind="danger">{pay.error.message}</Alert> : null}
-        <SelectField label="Forma de pagamento" value={method} onChange={(e) => setMethod(e.target.value)} error={fieldError(pay.error, 'payment_method')}>
+        <SelectField
+          label={incoming ? 'Forma de recebimento' : 'Forma de pagamento'}
+          value={method}
+          onChange={(e) => setMethod(e.target.value)}
+          error={fieldError(pay.error, 'payment_method')}
+        >
           {Object.entries(PAYMENT_METHOD_LABELS).map(([v, l]) => (
             <option key={v} value={v}>
               {l}
             </option>
           ))}
         </SelectField>
-        <TextField label="Pago em" type="date" value={paidOn} onChange={(e) => setPaidOn(e.target.value)} error={fieldError(pay.error, 'paid_at')} />
+        <TextField
+          label={incoming ? 'Recebido em' : 'Pago em'}
+          type="date"
+          value={paidOn}
+          onChange={(e) => setPaidOn(e.target.value)}
+          error={fieldError(pay.error, 'paid_at')}
+        />
         <div className="form-actions">
           <Button onClick={onClose}>Cancelar</Button>
           <Button type="submit" variant="primary" loading={pay.isPending}>
-            Confirmar pagamento
+            {incoming ? 'Confirmar recebimento' : 'Confirmar pagamento'}
           </Button>
         </div>
       </form>

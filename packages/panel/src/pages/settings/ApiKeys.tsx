@@ -73,8 +73,8 @@ export function ApiKeysPage() {
                 <td data-label="Escopos" style={{ maxWidth: 320 }}>
                   <span>
                     {k.scopes.map((s) => (
-                      <span className="chip" key={s} title={scopeLabel.get(s) ?? s}>
-                        {s}
+                      <span className="chip" key={s} title={s}>
+                        {scopeLabel.get(s) ?? s}
                       </span>
                     ))}
                   </span>

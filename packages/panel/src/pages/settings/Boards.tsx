@@ -14,10 +14,13 @@ const BOARDS: { board: BoardName; label: string; description: string }[] = [
 
 interface Row {
   key: number;
+  /** What people read (the text field); the API name of a kept phase never changes with it. */
   name: string;
   probability: string;
   /** The name the server has, to tell a new or renamed phase from a kept one. */
   original: string | null;
+  /** The label the server has, for the "antes:" hint. */
+  was: string | null;
 }
 
 let nextKey = 1;
@@ -25,9 +28,10 @@ let nextKey = 1;
 function toRows(phases: Phase[]): Row[] {
   return phases.map((p) => ({
     key: nextKey++,
-    name: p.name,
+    name: p.label,
     probability: p.probability === undefined || p.probability === null ? '' : String(p.probability),
     original: p.name,
+    was: p.label,
   }));
 }
 
@@ -101,14 +105,15 @@ function BoardForm({
   const replace = useReplacePhases(board);
   const save = {
     ...replace,
-    mutate: (phases: { name: string; probability?: number }[]) => replace.mutate(phases, { onSuccess: () => toast.success(`${label}: fases salvas.`) }),
+    mutate: (phases: { name?: string; label: string; probability?: number }[]) =>
+      replace.mutate(phases, { onSuccess: () => toast.success(`${label}: fases salvas.`) }),
   };
 
   const dirty =
     rows.length !== serverPhases.length ||
     rows.some((r, i) => {
       const p = serverPhases[i];
-      return !p || r.name.trim() !== p.name || (withProbability && r.probability !== String(p.probability ?? ''));
+      return !p || r.original !== p.name || r.name.trim() !== p.label || (withProbability && r.probability !== String(p.probability ?? ''));
     });
 
   const move = (index: number, to: number) => {
@@ -122,14 +127,15 @@ function BoardForm({
   };
   const update = (key: number, patch: Partial<Row>) => setRows(rows.map((r) => (r.key === key ? { ...r, ...patch } : r)));
   const remove = (key: number) => setRows(rows.filter((r) => r.key !== key));
-  const add = () => setRows([...rows, { key: nextKey++, name: '', probability: withProbability ? '50' : '', original: null }]);
+  const add = () => setRows([...rows, { key: nextKey++, name: '', probability: withProbability ? '50' : '', original: null, was: null }]);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     save.mutate(
       rows.map((r) => {
-        const name = r.name.trim();
-        if (!withProbability || r.probability.trim() === '') return { name };
-        return { name, probability: Number(r.probability.replace(',', '.')) };
+        // A kept phase by its API name with its (maybe new) label; a new one by its label alone.
+        const phase = { ...(r.original ? { name: r.original } : {}), label: r.name.trim() };
+        if (!withProbability || r.probability.trim() === '') return phase;
+        return { ...phase, probability: Number(r.probability.replace(',', '.')) };
       }),
     );
   };
@@ -209,7 +215,7 @@ function BoardForm({
                   onChange={(e) => update(r.key, { name: e.target.value })}
                   aria-invalid={phasesErr && phasesErr.includes(`'${r.name.trim()}'`) ? true : undefined}
                 />
-                {r.original && r.name.trim() !== r.original ? <span className="hint">antes: {r.original}</span> : null}
+                {r.was && r.name.trim() !== r.was ? <span className="hint">antes: {r.was}</span> : null}
               </div>
               {withProbability ? (
                 <div className="prob-input">

@@ -1,8 +1,7 @@
 import { Building2, Columns3, KeyRound, Users, Webhook, type LucideIcon } from 'lucide-react';
 import { Navigate, NavLink, Outlet, useLocation } from 'react-router';
 import { permissions, useCurrentSession, type Permissions } from '../../auth/session';
-import { EmptyState } from '../../ui/States';
-import { ShieldOff } from 'lucide-react';
+import { NoAccess } from '../../ui/NoAccess';
 
 interface Section {
   to: string;
@@ -46,15 +45,7 @@ export function SettingsLayout() {
           </NavLink>
         ))}
       </nav>
-      {allowed ? (
-        <Outlet />
-      ) : (
-        <div className="card">
-          <EmptyState icon={ShieldOff} title="Sem acesso">
-            Seu papel na equipe não permite ver esta página. Fale com o proprietário da loja.
-          </EmptyState>
-        </div>
-      )}
+      {allowed && sections.length > 0 ? <Outlet /> : <NoAccess />}
     </>
   );
 }

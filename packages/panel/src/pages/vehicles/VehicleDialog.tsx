@@ -1,11 +1,12 @@
 import { Archive, BadgeCheck, CalendarPlus, Pencil } from 'lucide-react';
 import { useState } from 'react';
-import { usePhases } from '../../api/phases';
+import { usePhaseLabel, usePhases } from '../../api/phases';
 import type { VehicleChanges } from '../../api/types';
 import { useArchiveVehicle, useSaveVehicle, useVehicle } from '../../api/vehicles';
+import { permissions, useCurrentSession } from '../../auth/session';
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
-import { formatDateTime, formatInt, formatMoney, phaseLabel } from '../../ui/format';
+import { formatDateTime, formatInt, formatMoney } from '../../ui/format';
 import { VEHICLE_STATUS_LABELS } from '../../ui/labels';
 import { ErrorState, Loading } from '../../ui/States';
 import { useToast } from '../../ui/Toasts';
@@ -14,9 +15,11 @@ import { VehicleForm } from './VehicleForm';
 
 /** One vehicle: its fields, a move to another phase, sold / back to stock, archive, edit, schedule. */
 export function VehicleDialog({ id, onClose }: { id: string | null; onClose: () => void }) {
+  const phaseName = usePhaseLabel('vehicles');
   const [editing, setEditing] = useState(false);
   const [scheduling, setScheduling] = useState(false);
   const vehicle = useVehicle(id);
+  const can = permissions(useCurrentSession().user.role);
   const phases = usePhases('vehicles');
   const toast = useToast();
   const save = useSaveVehicle();
@@ -54,8 +57,12 @@ export function VehicleDialog({ id, onClose }: { id: string | null; onClose: () 
             <dl className="kv">
               <dt>Preço</dt>
               <dd>{formatMoney(v.price)}</dd>
-              <dt>Preço de compra</dt>
-              <dd>{formatMoney(v.purchase_price)}</dd>
+              {can.purchasePrice && 'purchase_price' in v ? (
+                <>
+                  <dt>Preço de compra</dt>
+                  <dd>{formatMoney(v.purchase_price)}</dd>
+                </>
+              ) : null}
               <dt>Marca / modelo</dt>
               <dd>
                 {v.brand} {v.model} {v.version ?? ''}
@@ -87,20 +94,20 @@ export function VehicleDialog({ id, onClose }: { id: string | null; onClose: () 
                   className="select"
                   value={v.phase}
                   disabled={change.isPending}
-                  onChange={(e) => change.mutate({ body: { phase: e.target.value }, done: `Movido para ${phaseLabel(e.target.value)}.` })}
+                  onChange={(e) => change.mutate({ body: { phase: e.target.value }, done: `Movido para ${phaseName(e.target.value)}.` })}
                 >
                   {phases.data?.map((p) => (
                     <option key={p.name} value={p.name}>
-                      {phaseLabel(p.name)}
+                      {p.label}
                     </option>
                   ))}
                 </select>
               </div>
             ) : (
-              <p className="small muted">Fase: {phaseLabel(v.phase)}</p>
+              <p className="small muted">Fase: {phaseName(v.phase)}</p>
             )}
             <div className="row">
-              {v.status === 'ativo' ? (
+              {v.status === 'ativo' && can.sellVehicle ? (
                 <Button
                   variant="primary"
                   icon={<BadgeCheck size={16} aria-hidden />}
@@ -109,7 +116,7 @@ export function VehicleDialog({ id, onClose }: { id: string | null; onClose: () 
                 >
                   Marcar como vendido
                 </Button>
-              ) : v.status === 'vendido' ? (
+              ) : v.status === 'vendido' && can.sellVehicle ? (
                 <Button onClick={() => change.mutate({ body: { status: 'ativo' }, done: 'Veículo de volta ao estoque.' })}>Voltar ao estoque</Button>
               ) : null}
               <Button icon={<Pencil size={16} aria-hidden />} onClick={() => setEditing(true)}>
@@ -119,7 +126,7 @@ export function VehicleDialog({ id, onClose }: { id: string | null; onClose: () 
                 Nova atividade
               </Button>
               <span className="spacer" />
-              {v.status !== 'arquivado' ? (
+              {v.status !== 'arquivado' && can.archiveVehicle ? (
                 <Button variant="danger-ghost" icon={<Archive size={16} aria-hidden />} loading={archive.isPending} onClick={() => archive.mutate()}>
                   Arquivar
                 </Button>

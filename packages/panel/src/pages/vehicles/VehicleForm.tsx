@@ -3,6 +3,7 @@ import { fieldError } from '../../api/client';
 import { usePhases } from '../../api/phases';
 import type { Vehicle } from '../../api/types';
 import { useSaveVehicle } from '../../api/vehicles';
+import { permissions, useCurrentSession } from '../../auth/session';
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
 import { SelectField, TextArea, TextField } from '../../ui/Field';
@@ -50,6 +51,7 @@ export function VehicleForm({ vehicle, onClose, onSaved }: { vehicle?: Vehicle; 
   const [form, setForm] = useState(initial);
   const set = (f: FieldName) => (e: { target: { value: string } }) => setForm((s) => ({ ...s, [f]: e.target.value }));
   const phases = usePhases('vehicles');
+  const can = permissions(useCurrentSession().user.role);
   const toast = useToast();
   const saveVehicle = useSaveVehicle();
   const save = {
@@ -57,6 +59,7 @@ export function VehicleForm({ vehicle, onClose, onSaved }: { vehicle?: Vehicle; 
     mutate: () => {
       const body: Record<string, unknown> = {};
       for (const f of FIELDS) {
+        if (f === 'purchase_price' && !can.purchasePrice) continue;
         const text = form[f];
         if (f === 'phase' && text === '') continue;
         if (!vehicle && text.trim() === '') continue;
@@ -100,7 +103,7 @@ export function VehicleForm({ vehicle, onClose, onSaved }: { vehicle?: Vehicle; 
           {text('manufacture_year', 'Ano de fabricação', { inputMode: 'numeric' })}
           {text('model_year', 'Ano do modelo', { inputMode: 'numeric' })}
           {text('price', 'Preço de venda (R$)', { inputMode: 'decimal' })}
-          {text('purchase_price', 'Preço de compra (R$)', { inputMode: 'decimal' })}
+          {can.purchasePrice ? text('purchase_price', 'Preço de compra (R$)', { inputMode: 'decimal' }) : null}
           <SelectField label="Condição" value={form.condition} onChange={set('condition')} error={fieldError(err, 'condition')}>
             <option value="novo">Novo</option>
             <option value="seminovo">Seminovo</option>
@@ -118,7 +121,7 @@ export function VehicleForm({ vehicle, onClose, onSaved }: { vehicle?: Vehicle; 
             {vehicle ? null : <option value="">A primeira do quadro</option>}
             {phases.data?.map((p) => (
               <option key={p.name} value={p.name}>
-                {p.name}
+                {p.label}
               </option>
             ))}
           </SelectField>

@@ -15,7 +15,7 @@ import {
   type DragStartEvent,
   type KeyboardCoordinateGetter,
 } from '@dnd-kit/core';
-import { useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { BoardColumn } from './useBoard';
 import { Button } from '../Button';
 import { phaseLabel } from '../format';
@@ -61,6 +61,33 @@ const columnKeys: KeyboardCoordinateGetter = (event, { context }) => {
 };
 
 /**
+ * Whether a sideways scroller hides content to its left or right, so the board can show a cue (a fade
+ * and a "Mais fases" button) when its columns do not all fit.
+ */
+function useSideScroll(columns: number) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const [more, setMore] = useState({ left: false, right: false });
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    const check = () => {
+      const left = el.scrollLeft > 4;
+      const right = el.scrollLeft + el.clientWidth < el.scrollWidth - 4;
+      setMore((m) => (m.left === left && m.right === right ? m : { left, right }));
+    };
+    check();
+    el.addEventListener('scroll', check, { passive: true });
+    const resize = new ResizeObserver(check);
+    resize.observe(el);
+    return () => {
+      el.removeEventListener('scroll', check);
+      resize.disconnect();
+    };
+  }, [columns]);
+  return { scroller, more };
+}
+
+/**
  * A kanban board shared by deals and vehicles: one column per phase, cards moved with the mouse, a
  * finger (press and hold) or the keyboard (space lifts, arrows change column, space drops, Esc cancels).
  */
@@ -75,6 +102,7 @@ export function Board<C extends BoardCard>(props: BoardProps<C>) {
       keyboardCodes: { start: [KeyboardCode.Space], cancel: [KeyboardCode.Esc], end: [KeyboardCode.Space, KeyboardCode.Enter] },
     }),
   );
+  const labelOf = (phase: string) => columns.find((c) => c.phase === phase)?.label ?? phaseLabel(phase);
   const find = (id: string | number): C | undefined => {
     for (const col of columns) {
       const hit = col.items.find((c) => c.id === id);
@@ -88,10 +116,12 @@ export function Board<C extends BoardCard>(props: BoardProps<C>) {
   };
   const announcements: Announcements = {
     onDragStart: ({ active: a }) => `${titleOf(a.id)} levantado. Use as setas para trocar de coluna, espaço para soltar, Esc para cancelar.`,
-    onDragOver: ({ active: a, over }) => (over ? `${titleOf(a.id)} sobre a coluna ${phaseLabel(String(over.id))}.` : `${titleOf(a.id)} fora das colunas.`),
-    onDragEnd: ({ active: a, over }) => (over ? `${titleOf(a.id)} movido para ${phaseLabel(String(over.id))}.` : `${titleOf(a.id)} solto fora das colunas.`),
+    onDragOver: ({ active: a, over }) => (over ? `${titleOf(a.id)} sobre a coluna ${labelOf(String(over.id))}.` : `${titleOf(a.id)} fora das colunas.`),
+    onDragEnd: ({ active: a, over }) => (over ? `${titleOf(a.id)} movido para ${labelOf(String(over.id))}.` : `${titleOf(a.id)} solto fora das colunas.`),
     onDragCancel: ({ active: a }) => `Movimento de ${titleOf(a.id)} cancelado.`,
   };
+
+  const { scroller, more } = useSideScroll(columns.length);
 
   const onDragStart = (e: DragStartEvent) => setActive(find(e.active.id) ?? null);
   const onDragEnd = (e: DragEndEvent) => {
@@ -117,10 +147,17 @@ export function Board<C extends BoardCard>(props: BoardProps<C>) {
         },
       }}
     >
-      <div className="board" role="list" aria-label={`Quadro de ${noun}s`}>
-        {columns.map((col) => (
-          <Column key={col.phase} column={col} {...props} canDrag={canDrag} />
-        ))}
+      <div className={`board-wrap ${more.left ? 'more-left' : ''} ${more.right ? 'more-right' : ''}`}>
+        <div className="board" role="list" aria-label={`Quadro de ${noun}s`} ref={scroller}>
+          {columns.map((col) => (
+            <Column key={col.phase} column={col} {...props} canDrag={canDrag} />
+          ))}
+        </div>
+        {more.right ? (
+          <button type="button" className="board-more" onClick={() => scroller.current?.scrollBy({ left: 260, behavior: 'smooth' })}>
+            Mais fases →
+          </button>
+        ) : null}
       </div>
       <DragOverlay dropAnimation={null}>{active ? <div className="board-card dragging">{props.renderCard(active)}</div> : null}</DragOverlay>
     </DndContext>
@@ -143,13 +180,13 @@ function Column<C extends BoardCard>({
     <section
       className={`board-column ${isOver ? 'over' : ''}`}
       role="listitem"
-      aria-label={phaseLabel(column.phase)}
+      aria-label={column.label ?? phaseLabel(column.phase)}
       data-testid="board-column"
       data-phase={column.phase}
     >
       <header className="board-column-head">
-        <h2 className="truncate" title={phaseLabel(column.phase)}>
-          {phaseLabel(column.phase)}
+        <h2 className="truncate" title={column.label ?? phaseLabel(column.phase)}>
+          {column.label ?? phaseLabel(column.phase)}
         </h2>
         <span className="badge" aria-label={`${column.count} ${column.count === 1 ? noun : `${noun}s`}`}>
           {column.count}

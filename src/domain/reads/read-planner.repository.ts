@@ -1,0 +1,260 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { CommittedReader } from '../../storage/committed-reader.js';
+import { compiledQuery, perShape } from '../../storage/compiled-query.js';
+import type { DialectName } from '../../storage/dialect.js';
+import type { DbExecutor } from '../../storage/executor.js';
+import { authEpochColumn, authEpochTable, splitAuthEpoch } from '../shared/auth-epoch-sql.js';
+import {
+  countByStatus,
+  literalFirstPageLimit,
+  pageAndTotal,
+  pageAndTotalOfFew,
+  searchHitsDriveLimit,
+  searchHitsDrivePage,
+  statusListRead,
+  statusTotalColumn,
+  type ListRead,
+} from '../shared/list-sql.js';
+import { countListedSearchHits, listedSearchPage, pgListedSearchPage } from '../shared/search-sql.js';
+import { sqliteIndexServes } from '../shared/text-search.js';
+import { namesFew, searchQueries } from './exact-search.repository.js';
+import {
+  boardOrdered,
+  filtered,
+  fromResource,
+  listsListed,
+  onlySearch,
+  onlyStatus,
+  ordered,
+  phaseOrderedPage,
+  rangeFiltered,
+  selectView,
+  statusCondition,
+  type ReadQuery,
+} from './read-query.repository.js';
+import { countInRange, onlyCountedRange } from './range-counts.repository.js';
+import type { ListQuery, ResourceDescription } from './resource.js';
+import type { Scope } from './scope.js';
+
+/**
+ * THE read planner: every list, search and read by id of a resource goes through here, from its
+ * description (resource.ts) and the caller's scope (scope.ts), which every path applies. It owns every
+ * choice about how to read: which statement (compiled once per shape, or built), which connection (the
+ * read workers for long reads, the committed reader for the short status-only pages and reads by id
+ * on SQLite), which way a search reads its page, where a total comes from. The choices depend on the
+ * request and on the data (counts), never on earlier requests.
+ *
+ * The paths of a list, in order:
+ * 1. status only (the default list, or one status), before DEEP_PAGE_OFFSET: one compiled statement
+ *    per shape, the page with its exact total from the per-status counters and the auth_epoch counter
+ *    of the same snapshot (list-sql.ts, statusListRead);
+ * 2. a search of the listed rows and nothing else: SQLite, page and total in one statement from the
+ *    FTS hits (search-sql.ts, listedSearchPage); PostgreSQL in date order, page and count together
+ *    (pgListedSearchPage);
+ * 3. anything else: the page (from DEEP_PAGE_OFFSET on, its ids first, then their rows) and its exact
+ *    total, from the counters when only the status is filtered, from the FTS index alone for a listed
+ *    search on SQLite, else counted.
+ */
+
+/** Where the planner reads: the database's dialect, the serving connection, the read workers and (SQLite) the committed reader. */
+export interface Readers {
+  dialect: DialectName;
+  kysely: DbExecutor;
+  /** Long reads (searches, filtered and deep pages, boards): the read workers on SQLite, else the database. */
+  reads: DbExecutor;
+  committedReader?: CommittedReader;
+}
+
+/** From this offset on, a page's ids are found first and then their rows (cheaper than skipping whole rows). */
+const DEEP_PAGE_OFFSET = 100;
+
+type Row = Record<string, unknown>;
+
+function statusPageQuery(
+  db: DbExecutor,
+  d: ResourceDescription,
+  dialect: DialectName,
+  sort: ListQuery['sort'],
+  equals: boolean,
+  teamId: string,
+  status: string,
+) {
+  return ordered(
+    selectView<Row>(fromResource(db, d), d)
+      .select((eb) => [statusTotalColumn(eb, teamId, d.table as 'deals', equals, status), authEpochColumn()])
+      .where(sql.ref(`${d.table}.team_id`), '=', teamId)
+      .where(sql.ref(`${d.table}.${d.listed.column}`), equals ? '=' : '!=', status),
+    d,
+    dialect,
+    sort,
+  );
+}
+
+/** A status-only page: one statement per shape, compiled once (its building and compiling was a fifth of a list's time in Node). */
+const statusPage = perShape(
+  (d: ResourceDescription, dialect: DialectName, sort: ListQuery['sort'], equals: boolean) => `${d.table} ${dialect} ${sort.field} ${sort.direction} ${equals}`,
+  (d: ResourceDescription, dialect: DialectName, sort: ListQuery['sort'], equals: boolean) =>
+    compiledQuery(
+      `${d.table}_page_${sort.field}_${sort.direction}_${equals ? 'eq' : 'ne'}`,
+      (db: DbExecutor, teamId: string, status: string, limit: number, offset: number) =>
+        statusPageQuery(db, d, dialect, sort, equals, teamId, status).limit(limit).offset(offset),
+    ),
+);
+
+/** The same, first page, its limit a constant (list-sql.ts, `literalFirstPageLimit`). */
+const firstStatusPage = perShape(
+  (d: ResourceDescription, dialect: DialectName, sort: ListQuery['sort'], equals: boolean, limit: number) =>
+    `${d.table} ${dialect} ${sort.field} ${sort.direction} ${equals} ${limit}`,
+  (d: ResourceDescription, dialect: DialectName, sort: ListQuery['sort'], equals: boolean, limit: number) =>
+    compiledQuery(`${d.table}_first_page_${sort.field}_${sort.direction}_${equals ? 'eq' : 'ne'}_${limit}`, (db: DbExecutor, teamId: string, status: string) =>
+      statusPageQuery(db, d, dialect, sort, equals, teamId, status).limit(sql.lit(limit)),
+    ),
+);
+
+/** A list's page and its exact total (and the auth_epoch counter when a statement returned it with them). */
+export async function readList<R>(readers: Readers, d: ResourceDescription, scope: Scope, q: ListQuery): Promise<ListRead<R>> {
+  const { dialect, committedReader: committed } = readers;
+  const db = readers.reads;
+  const { sort, page } = q;
+  const shallow = page.offset < DEEP_PAGE_OFFSET;
+  // The board order of vehicle phases is read through a join of its own (phaseOrderedPage): no compiled page, no listed search.
+  const byBoard = boardOrdered(d, sort.field);
+  if (shallow && !byBoard && onlyStatus(q) && d.listed.counted) {
+    const { equals, status } = statusCondition(d, q.status);
+    const first = literalFirstPageLimit(page);
+    const rows =
+      first === null
+        ? await statusPage(d, dialect, sort, equals).executeCommitted(committed, db, scope.teamId, status, page.limit, page.offset)
+        : await firstStatusPage(d, dialect, sort, equals, first).executeCommitted(committed, db, scope.teamId, status);
+    const read = await statusListRead(
+      rows as Array<Row & { list_total: number; auth_epoch: number }>,
+      db,
+      committed,
+      scope.teamId,
+      d.table as 'deals',
+      equals,
+      status,
+    );
+    return read as unknown as ListRead<R>;
+  }
+  const queries = (search: string) => searchQueries(d, search);
+  const view = () => selectView<Row>(fromResource(db, d), d);
+  const where = <O>(query: ReadQuery<O>, fromSearchIndex: boolean, rangeIndex = true, searched: RawBuilder<boolean> | null = null) =>
+    filtered(query, d, scope, q, { dialect, fromSearchIndex, searched, sortField: sort.field, rangeIndex });
+  const pageRows = (fromSearchIndex: boolean, rangeIndex = true): Promise<Row[]> => {
+    if (byBoard) return phaseOrderedPage(db, d, scope, sort, page, (query) => where(query, fromSearchIndex, rangeIndex)).execute() as Promise<Row[]>;
+    if (shallow)
+      return ordered(where(view(), fromSearchIndex, rangeIndex), d, dialect, sort)
+        .limit(page.limit)
+        .offset(page.offset)
+        .execute();
+    // A deep page: its ids first (for the default list an index-only walk past the offset), then their rows.
+    const ids = ordered(where(fromResource(db, d).select(sql.ref<string>(`${d.table}.id`).as('id')), fromSearchIndex, rangeIndex), d, dialect, sort)
+      .limit(page.limit)
+      .offset(page.offset);
+    return ordered(view().where(sql.ref(`${d.table}.id`), 'in', ids), d, dialect, sort).execute();
+  };
+  const total = (fromSearchIndex: boolean): Promise<number> => {
+    if (onlyStatus(q) && d.listed.counted) {
+      const { equals, status } = statusCondition(d, q.status);
+      return countByStatus(db, scope.teamId, d.table as 'deals', equals ? { equals: status } : { notEquals: status });
+    }
+    if (onlyCountedRange(d, q)) return countInRange(db, d, scope.teamId, q);
+    if (fromSearchIndex && listsListed(d, q.status) && onlySearch(q)) return countListedSearchHits(db, d.table as 'deals', queries(q.search!), scope.teamId);
+    return where(
+      fromResource(db, d).select((eb) => eb.fn.countAll<number>().as('total')),
+      fromSearchIndex,
+    )
+      .executeTakeFirstOrThrow()
+      .then((r) => Number(r.total));
+  };
+  const done = ({ rows, total }: { rows: unknown[]; total: number }): ListRead<R> => ({ rows: rows as R[], total, authEpoch: null });
+
+  if (q.search !== undefined && shallow && !byBoard && namesFew(d, dialect, q.search)) {
+    // A search that names one record (a full CPF or CNPJ, a whole plate): one statement reads the matches
+    // and counts them (list-sql.ts), instead of a page and a count that each search the index.
+    const window = ({ offset, limit }: ListQuery['page'], literal: boolean) =>
+      ordered(where(view(), false), d, dialect, sort)
+        .limit(literal ? sql.lit(limit) : limit)
+        .offset(literal ? sql.lit(offset) : offset)
+        .execute();
+    return done(await pageAndTotalOfFew(page, window, () => total(false)));
+  }
+  /** A listed search's page query, in its own condition (search-sql.ts). */
+  const listedSearch = (fromHits: boolean, searched: RawBuilder<boolean>) => ordered(where(view(), fromHits, true, searched), d, dialect, sort);
+  const listedSearchOnly = q.search !== undefined && d.search !== undefined && listsListed(d, q.status) && onlySearch(q) && shallow && !byBoard;
+  if (listedSearchOnly && dialect === 'sqlite' && d.search!.sqliteIndex && sqliteIndexServes(queries(q.search!))) {
+    // Page and total in one statement, the index's hits read once.
+    return done(await listedSearchPage(db, d.table as 'deals', queries(q.search!), scope.teamId, page, searchHitsDriveLimit(page), listedSearch));
+  }
+  if (listedSearchOnly && dialect === 'postgres' && sort.field === 'created_at') {
+    // The page walks the date index when the search's hits are dense (search-sql.ts).
+    const pageQuery = (searched: RawBuilder<boolean>) => listedSearch(false, searched);
+    return done(await pgListedSearchPage(db, d.table as 'deals', queries(q.search!), scope.teamId, page, searchHitsDriveLimit(page), pageQuery));
+  }
+  const searchDrives = dialect === 'sqlite' && q.search !== undefined && d.search?.sqliteIndex !== undefined && sqliteIndexServes(queries(q.search));
+  if (dialect === 'sqlite' && !searchDrives && rangeFiltered(d, q)) {
+    // SQLite has no statistics to weigh a range against the sort: the exact total (from the range's
+    // index alone) decides. Few matches for the page wanted: read them from the range's index and sort
+    // them; many: walk the sort's index and stop once the page is full (the search rule, list-sql.ts).
+    const count = await total(false);
+    return done({ rows: count === 0 || page.offset >= count ? [] : await pageRows(false, searchHitsDrivePage(count, page)), total: count });
+  }
+  return done(await pageAndTotal(searchDrives, page, pageRows, total));
+}
+
+/** A record by id, in the scope: the answer's columns (and its client's name). */
+const byId = perShape(
+  (d: ResourceDescription) => d.table,
+  (d: ResourceDescription) =>
+    compiledQuery(`${d.table}_by_id`, (db: DbExecutor, teamId: string, id: string) =>
+      selectView<Row>(fromResource(db, d), d)
+        .where(sql.ref(`${d.table}.team_id`), '=', teamId)
+        .where(sql.ref(`${d.table}.id`), '=', id),
+    ),
+);
+
+/**
+ * The same, with the auth_epoch counter of its snapshot: from the counter's one-row table, the
+ * record left-joined, so the statement always returns one row (the counter) and confirms a cached
+ * authentication in the read's own round trip.
+ */
+const byIdWithAuthEpoch = perShape(
+  (d: ResourceDescription) => d.table,
+  (d: ResourceDescription) =>
+    compiledQuery(`${d.table}_by_id_auth_epoch`, (db: DbExecutor, teamId: string, id: string) => {
+      const t = d.table;
+      let q = (db.selectFrom(authEpochTable()) as unknown as ReadQuery<object>).leftJoin(t, (join) =>
+        join.on(sql.ref(`${t}.team_id`), '=', teamId).on(sql.ref(`${t}.id`), '=', id),
+      ) as unknown as ReadQuery<object>;
+      if (d.clientName) {
+        q = q.leftJoin('clients', (join) =>
+          join.on(sql.ref('clients.id'), '=', sql.ref(`${t}.client_id`)).on(sql.ref('clients.team_id'), '=', sql.ref(`${t}.team_id`)),
+        );
+      }
+      return selectView<Row>(q, d).select(sql.ref<number | string | null>('e.n').as('auth_epoch'));
+    }),
+);
+
+/** A record by id in the scope (undefined when there is none), and the auth_epoch counter when asked to read it with the record. */
+export async function readById<R>(
+  readers: Readers,
+  d: ResourceDescription,
+  scope: Scope,
+  id: string,
+  withAuthEpoch: boolean,
+): Promise<{ row: R | undefined; authEpoch: number | null }> {
+  if (!withAuthEpoch) return { row: (await byId(d).executeTakeFirst(readers.kysely, scope.teamId, id)) as R | undefined, authEpoch: null };
+  const found = await byIdWithAuthEpoch(d).takeFirstCommitted(readers.committedReader, readers.kysely, scope.teamId, id);
+  return splitAuthEpoch<R>(found as { auth_epoch: number | string | null; id: string | null } | undefined);
+}
+
+/** The planner over one database's readers: what services are given (app/services.ts) to read any resource. */
+export function createReadPlanner(readers: Readers) {
+  return {
+    list: <R>(d: ResourceDescription, scope: Scope, q: ListQuery) => readList<R>(readers, d, scope, q),
+    byId: <R>(d: ResourceDescription, scope: Scope, id: string, withAuthEpoch = false) => readById<R>(readers, d, scope, id, withAuthEpoch),
+  };
+}
+
+export type ReadPlanner = ReturnType<typeof createReadPlanner>;
