@@ -52,6 +52,11 @@ export interface AppOptions {
    * or the server's configured address (server.ts). Read when a link is made; never taken from a request.
    */
   publicUrl?: () => string;
+  /**
+   * A request whose headers and body have not all arrived this long after it started is answered 408
+   * (the envelope) and its connection closed; default 30 s (REQUEST_TIMEOUT_MS).
+   */
+  requestTimeoutMs?: number;
 }
 
 /** The default `serve` address, for an app built without one (tests). */
@@ -69,12 +74,18 @@ export async function buildApp({
   onRoute,
   signInLimiter = createSignInLimiter(),
   publicUrl = () => DEFAULT_PUBLIC_URL,
+  requestTimeoutMs = 30_000,
 }: AppOptions): Promise<FastifyInstance> {
   const guard = methodGuard();
   const app = Fastify({
     ...(logger && typeof logger === 'object' && 'child' in logger ? { loggerInstance: logger } : { logger }),
     bodyLimit: BODY_LIMIT,
     trustProxy,
+    // Long enough for slow clients, short enough that a stuck connection cannot hold a socket. Node checks
+    // the timer of every open request at `connectionsCheckingInterval` (30 s by default, which let a
+    // trickled body live up to twice the limit): a tenth of the limit, at most 1 s, keeps it tight.
+    requestTimeout: requestTimeoutMs,
+    http: { requestTimeout: requestTimeoutMs, connectionsCheckingInterval: Math.min(1000, Math.max(10, Math.floor(requestTimeoutMs / 10))) },
     // Trailing slashes and repeated slashes name the same resource.
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
     frameworkErrors: observeFrameworkErrors(routerErrorHandler, metrics),

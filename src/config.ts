@@ -3,6 +3,8 @@ import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './domain/webhooks/re
 /** Configuration read once from the environment, validated, frozen. No secret has a default. */
 export interface Config {
   port: number;
+  /** REQUEST_TIMEOUT_MS: a request (headers and body) not fully received by then is answered 408 and its connection closed. */
+  requestTimeoutMs: number;
   host: string;
   databaseUrl: string;
   databasePoolMax: number;
@@ -138,6 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
   }
   const config: Config = {
     port: integer(env, 'PORT', 3000, 0, 65535, problems),
+    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 600_000, problems),
     host: env.HOST || '127.0.0.1',
     databaseUrl,
     databasePoolMax: integer(env, 'DATABASE_POOL_MAX', 10, 1, 1000, problems),

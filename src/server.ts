@@ -66,10 +66,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
     signInLimiter: createSignInLimiter({ redis }),
     // Links use PUBLIC_URL, or this server's configured address (its real port once listening, for PORT=0).
     publicUrl: () => publicUrl,
+    requestTimeoutMs: config.requestTimeoutMs,
   });
   const connections = gracefulDrain(app);
-  // Long enough for slow clients, short enough that a stuck connection cannot hold a socket forever.
-  app.server.requestTimeout = 30_000;
   const address = await app.listen({ port: config.port, host: config.host });
   publicUrl = panelBaseUrl({ ...config, port: (app.server.address() as AddressInfo).port });
   const { port: metricsPort, host: metricsHost } = config.metrics;

@@ -69,10 +69,11 @@ export function clientErrorHandler(guard: Pick<MethodGuard, 'allowed'>) {
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
     const answer = answerFor(guard, error);
     this.log.info({ code: error.code, status: answer.status }, 'requisição recusada pelo parser HTTP');
-    // An answer still pending on this connection (pipelined requests) cannot be put in order with
-    // ours: the connection is only closed, as Node does when an answer has started.
-    const pending = (socket as Socket & { _httpMessage?: unknown })._httpMessage;
-    if (socket.writable && !pending) {
+    // An answer that has started on this connection (pipelined requests) cannot be put in order with
+    // ours: the connection is only closed, as Node does. One not started yet is the timed-out request's
+    // own (its body never completed): ours replaces it.
+    const pending = (socket as Socket & { _httpMessage?: { headersSent: boolean } })._httpMessage;
+    if (socket.writable && (!pending || !pending.headersSent)) {
       const body = JSON.stringify(envelope(answer.code, answer.message));
       const head = [
         `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? 'Error'}`,

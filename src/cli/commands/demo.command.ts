@@ -200,9 +200,10 @@ export function demoCommand(): Command {
         return { team, key: key.key, key_id: key.id, reused: false, clients: 3, deals: samples.length, vehicles: stock.length, owner, ...agenda };
       });
       const config = loadConfig();
-      const base = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
+      // The address `serve` answers at with this environment (PUBLIC_URL, else HOST and PORT): the API and the panel share it.
+      const base = panelBaseUrl(config);
       const curl = `curl -s ${base}/api/v1/deals -H "Authorization: Bearer ${result.key}"`;
-      const panelUrl = `${panelBaseUrl(config)}/`;
+      const panelUrl = `${base}/`;
       const panel = { url: panelUrl, email: result.owner.email, password: result.owner.password };
       print(!!opts.json, { team_id: result.team.id, key_id: result.key_id, key: result.key, curl, reused: result.reused, panel }, () =>
         [

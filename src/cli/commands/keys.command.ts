@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { DEFAULT_SCOPES, SCOPES } from '../../domain/teams/api-keys.types.js';
 import { withContext } from '../context.js';
 import { print, table } from '../output.js';
 
@@ -18,7 +19,7 @@ export function keysCommand(): Command {
     .option('--name <name>', 'a label for the key')
     .option(
       '--scopes <scopes>',
-      'comma-separated: deals:read,deals:write,clients:read,clients:write; preview areas: financial:read,financial:write,activities:read,activities:write,webhooks:read,webhooks:write (default: the four deals and clients scopes)',
+      `comma-separated, of: ${SCOPES.join(',')} (default: ${DEFAULT_SCOPES.join(',')}; the financial, activities and webhooks scopes open preview areas)`,
       list,
     )
     .option('--json', 'print one JSON object')
