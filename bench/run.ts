@@ -744,7 +744,7 @@ class Bench {
       return 0;
     }
 
-    const { webhooks, users, sessions } = createServices(this.db);
+    const { webhooks, users, sessions } = createServices(this.db, { allowPrivateWebhookTargets: true });
     await webhooks.create({ teamId: this.large.id, url: this.receiver.url, events: DEAL_EVENTS });
     // The panel's scenarios run signed in as an owner of the large team (a session made by the service, no password).
     const { user } = await users.create({ teamId: this.large.id, email: 'dono@bench.example', name: 'Dono da Loja', role: 'owner' });
