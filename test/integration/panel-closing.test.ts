@@ -73,26 +73,45 @@ describe.each(DIALECTS)('panel: closing a deal (%s)', (dialect) => {
     expect((await owner.post(`/deals/${own}/win`, { vehicle_id: carId, value: 60000 })).body.data.vehicle).toMatchObject({ id: carId, status: 'vendido' });
 
     const other = await deal('Outro negócio do Mobi');
-    expectError(await owner.post(`/deals/${other}/win`, { vehicle_id: carId, value: 1 }), 422, 'VALIDATION_ERROR', 'Este veículo não está em estoque (vendido ou arquivado)', {
-      field: 'vehicle_id',
-    });
-    expectError(await owner.post(`/deals/${other}/win`, { vehicle_id: '00000000-0000-4000-8000-000000000001', value: 1 }), 400, 'VALIDATION_ERROR', 'Veículo não encontrado', {
-      field: 'vehicle_id',
-    });
+    expectError(
+      await owner.post(`/deals/${other}/win`, { vehicle_id: carId, value: 1 }),
+      422,
+      'VALIDATION_ERROR',
+      'Este veículo não está em estoque (vendido ou arquivado)',
+      {
+        field: 'vehicle_id',
+      },
+    );
+    expectError(
+      await owner.post(`/deals/${other}/win`, { vehicle_id: '00000000-0000-4000-8000-000000000001', value: 1 }),
+      400,
+      'VALIDATION_ERROR',
+      'Veículo não encontrado',
+      {
+        field: 'vehicle_id',
+      },
+    );
     expectError(await owner.post(`/deals/${other}/win`, { vehicle_id: 'nope', value: 1 }), 400, 'VALIDATION_ERROR', 'Veículo não encontrado');
     expect((await owner.get(`/deals/${other}`)).body.data).toMatchObject({ status: 'ativo', value: 70000, case_id: null });
     expect(await eventsOf(other)).toEqual(['deal.created']);
 
     const alone = await owner.post(`/deals/${other}/win`, { vehicle_id: null, value: 1500.5 });
     expect(alone.body.data).toMatchObject({ deal: { status: 'ganho', value: 1500.5 }, vehicle: null });
-    expectError(await owner.post(`/deals/${other}/win`, { vehicle_id: null, value: 1 }), 422, 'VALIDATION_ERROR', 'Só um negócio em andamento pode ser marcado como ganho');
+    expectError(
+      await owner.post(`/deals/${other}/win`, { vehicle_id: null, value: 1 }),
+      422,
+      'VALIDATION_ERROR',
+      'Só um negócio em andamento pode ser marcado como ganho',
+    );
     expectError(await owner.post(`/deals/${other}/win`, { value: 1 }), 400, 'VALIDATION_ERROR');
   });
 
   it('a lost deal needs a reason in the panel (the API keeps free text); the list of reasons: defaults, edited by a manager, read by a seller', async () => {
     const lost = await deal('Perdido');
     for (const loss_reason of [undefined, '', '  \u200b ']) {
-      expectError(await seller.put(`/deals/${lost}`, { status: 'perdido', loss_reason }), 400, 'VALIDATION_ERROR', 'Informe o motivo da perda', { field: 'loss_reason' });
+      expectError(await seller.put(`/deals/${lost}`, { status: 'perdido', loss_reason }), 400, 'VALIDATION_ERROR', 'Informe o motivo da perda', {
+        field: 'loss_reason',
+      });
     }
     expect((await seller.put(`/deals/${lost}`, { status: 'perdido', loss_reason: 'Comprou em outra loja' })).body.data).toMatchObject({
       status: 'perdido',

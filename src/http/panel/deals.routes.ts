@@ -84,7 +84,11 @@ export function dealsRoutes({ deals, boards }: { deals: DealsService; boards: Bo
       body: DealUpdateBody,
       answer: Success(Deal),
       errors: {
-        400: invalid(['VALIDATION_ERROR', 'Nenhum campo para atualizar'], ['VALIDATION_ERROR', 'Fase inválida'], ['VALIDATION_ERROR', lossMessages.reasonRequired]),
+        400: invalid(
+          ['VALIDATION_ERROR', 'Nenhum campo para atualizar'],
+          ['VALIDATION_ERROR', 'Fase inválida'],
+          ['VALIDATION_ERROR', lossMessages.reasonRequired],
+        ),
       },
       write: async (request) => {
         // The panel asks for a reason when a deal is lost (the API keeps the contract's free text).

@@ -37,11 +37,7 @@ export function DealDialog({ id, onClose }: { id: string | null; onClose: () => 
   };
   const change = {
     ...save,
-    mutate: ({ body, done }: { body: DealChanges; done: string }) =>
-      save.mutate(
-        { id: id ?? '', body },
-        { onSuccess: () => toast.success(done) },
-      ),
+    mutate: ({ body, done }: { body: DealChanges; done: string }) => save.mutate({ id: id ?? '', body }, { onSuccess: () => toast.success(done) }),
   };
   const archive = {
     ...archiving,

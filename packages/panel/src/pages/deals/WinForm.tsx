@@ -144,7 +144,12 @@ function RevenueOffer({ won, onDone }: { won: DealWon; onDone: () => void }) {
         <option value="paid">Recebido</option>
       </SelectField>
       {paid ? (
-        <SelectField label="Forma de recebimento" value={method} onChange={(e) => setMethod(e.target.value)} error={fieldError(creating.error, 'payment_method')}>
+        <SelectField
+          label="Forma de recebimento"
+          value={method}
+          onChange={(e) => setMethod(e.target.value)}
+          error={fieldError(creating.error, 'payment_method')}
+        >
           {Object.entries(PAYMENT_METHOD_LABELS).map(([v, l]) => (
             <option key={v} value={v}>
               {l}

@@ -157,7 +157,10 @@ export function VehiclePicker({ label = 'Veículo', ...props }: PickerProps) {
 
 function useDealsFound(term: string, enabled: boolean): Found {
   const q = useDealList({ ...(term ? { search: term } : {}), limit: 8 }, enabled);
-  return { isPending: q.isPending, items: q.data?.data.map((d) => ({ id: d.id, name: d.title, detail: [d.client?.name, formatMoney(d.value)].filter(Boolean).join(' · ') })) };
+  return {
+    isPending: q.isPending,
+    items: q.data?.data.map((d) => ({ id: d.id, name: d.title, detail: [d.client?.name, formatMoney(d.value)].filter(Boolean).join(' · ') })),
+  };
 }
 
 /** Picks a deal by its title. */
