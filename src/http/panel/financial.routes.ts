@@ -30,7 +30,10 @@ const PanelFinancialSummary = Type.Object(
           title: Type.Union([Type.String(), Type.Null()], { description: 'The vehicle’s title (null: not found).' }),
           plate: Type.Union([Type.String(), Type.Null()]),
         },
-        { ...closed, description: 'margin = sale revenue (venda-veiculo) − purchase price − costs linked to the vehicle; null when the purchase price is unknown.' },
+        {
+          ...closed,
+          description: 'margin = sale revenue (venda-veiculo) − purchase price − costs linked to the vehicle; null when the purchase price is unknown.',
+        },
       ),
     ),
   },
