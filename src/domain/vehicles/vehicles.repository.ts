@@ -3,6 +3,7 @@ import { compiledQuery, compiledQueryFamily } from '../../storage/compiled-query
 import type { Database, NewVehicleRow, VehicleRow, VehicleUpdate } from '../../storage/database.js';
 import type { DialectName } from '../../storage/dialect.js';
 import type { DbExecutor, Trx } from '../../storage/executor.js';
+import { locksRows } from '../../storage/dialect.js';
 import { boardTotalsByPhase, onlyActiveFilter, teamColumn } from '../shared/list-sql.js';
 import { searchCondition } from '../shared/search-sql.js';
 import { listVehiclePhasesWithTotals, vehiclePhasesWithTotalsQuery, withTotals, type PhaseWithTotals } from '../phases/phases.repository.js';
@@ -35,6 +36,10 @@ export const findVehicle = (db: DbExecutor, teamId: string, id: string): Promise
 /** The same, row-locked until the transaction ends (PostgreSQL). */
 export const findVehicleForUpdate = (trx: Trx, teamId: string, id: string): Promise<VehicleRow | undefined> =>
   trx.selectFrom('vehicles').selectAll().where('team_id', '=', teamId).where('id', '=', id).forUpdate().executeTakeFirst();
+
+/** The row a write changes: row-locked until the transaction ends where transactions run at once (PostgreSQL). */
+export const findVehicleForChange = (trx: Trx, teamId: string, id: string) =>
+  locksRows(trx) ? findVehicleForUpdate(trx, teamId, id) : findVehicle(trx, teamId, id);
 
 export const insertVehicle = (db: DbExecutor, row: NewVehicleRow) => db.insertInto('vehicles').values(row).execute();
 
