@@ -11,6 +11,8 @@ export interface TeamTable {
   created_at: Timestamp;
   /** IANA time zone (migration 0006; default America/Sao_Paulo). */
   time_zone: ColumnType<string, string | undefined, string>;
+  /** The loss reasons the panel offers, a JSON array of labels; null: the defaults (migration 0017). */
+  loss_reasons: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface TeamPhaseTable {

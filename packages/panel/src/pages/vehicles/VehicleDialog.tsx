@@ -1,4 +1,4 @@
-import { Archive, BadgeCheck, CalendarPlus, Pencil } from 'lucide-react';
+import { BadgeCheck } from 'lucide-react';
 import { useState } from 'react';
 import { usePhaseLabel, usePhases } from '../../api/phases';
 import type { VehicleChanges } from '../../api/types';
@@ -11,6 +11,7 @@ import { VEHICLE_STATUS_LABELS } from '../../ui/labels';
 import { ErrorState, Loading } from '../../ui/States';
 import { useToast } from '../../ui/Toasts';
 import { ActivityForm } from '../agenda/ActivityForm';
+import { RecordActions } from '../records/RecordActions';
 import { VehicleForm } from './VehicleForm';
 
 /** One vehicle: its fields, a move to another phase, sold / back to stock, archive, edit, schedule. */
@@ -106,7 +107,12 @@ export function VehicleDialog({ id, onClose }: { id: string | null; onClose: () 
             ) : (
               <p className="small muted">Fase: {phaseName(v.phase)}</p>
             )}
-            <div className="row">
+            <RecordActions
+              onEdit={() => setEditing(true)}
+              onSchedule={() => setScheduling(true)}
+              onArchive={v.status !== 'arquivado' && can.archiveVehicle ? () => archive.mutate() : undefined}
+              archiving={archive.isPending}
+            >
               {v.status === 'ativo' && can.sellVehicle ? (
                 <Button
                   variant="primary"
@@ -119,19 +125,7 @@ export function VehicleDialog({ id, onClose }: { id: string | null; onClose: () 
               ) : v.status === 'vendido' && can.sellVehicle ? (
                 <Button onClick={() => change.mutate({ body: { status: 'ativo' }, done: 'Veículo de volta ao estoque.' })}>Voltar ao estoque</Button>
               ) : null}
-              <Button icon={<Pencil size={16} aria-hidden />} onClick={() => setEditing(true)}>
-                Editar
-              </Button>
-              <Button icon={<CalendarPlus size={16} aria-hidden />} onClick={() => setScheduling(true)}>
-                Nova atividade
-              </Button>
-              <span className="spacer" />
-              {v.status !== 'arquivado' && can.archiveVehicle ? (
-                <Button variant="danger-ghost" icon={<Archive size={16} aria-hidden />} loading={archive.isPending} onClick={() => archive.mutate()}>
-                  Arquivar
-                </Button>
-              ) : null}
-            </div>
+            </RecordActions>
           </div>
         ) : null}
       </Dialog>
