@@ -19,6 +19,7 @@ import { createFinancialService } from '../domain/financial/financial.service.js
 import { createBoardsService } from '../domain/boards/boards.service.js';
 import { createScheduleService } from '../domain/schedule/schedule.service.js';
 import { createAiService } from '../domain/ai/ai.service.js';
+import { createLeadsService } from '../domain/leads/leads.service.js';
 import { trainingRunner } from '../worker/ai-training-thread.js';
 
 export interface ServicesOptions {
@@ -46,6 +47,9 @@ export function createServices(db: Db, options: ServicesOptions = {}) {
   const teams = createTeamsService(db.kysely, { clock });
   const reads = createReadPlanner(db);
   const sessions = createSessionsService(db.kysely, { clock, settings: options.sessionSettings });
+  const deals = createDealsService(db, { clock, reads });
+  const clients = createClientsService(db, { clock, reads });
+  const activities = createActivitiesService(db, { clock, reads });
   return {
     clock,
     teams,
@@ -55,8 +59,9 @@ export function createServices(db: Db, options: ServicesOptions = {}) {
       authChanges: options.authCache === false ? undefined : db.authChanges,
       committedReads: db.committedReader !== undefined,
     }),
-    deals: createDealsService(db, { clock, reads }),
-    clients: createClientsService(db, { clock, reads }),
+    deals,
+    clients,
+    leads: createLeadsService(db, { clock, clients, deals, activities }),
     webhooks: createWebhooksService(db, { teams, clock, allowPrivateTargets: options.allowPrivateWebhookTargets }),
     idempotency: createIdempotencyService(db.kysely, { clock }),
     deliveries: createDeliveriesService(db, { clock }),
@@ -64,7 +69,7 @@ export function createServices(db: Db, options: ServicesOptions = {}) {
     users: createUsersService(db.kysely, { teams, sessions, clock, dialect: db.dialect, hashing: options.passwordHashing }),
     phases: createPhasesService(db),
     vehicles: createVehiclesService(db, { clock, reads }),
-    activities: createActivitiesService(db, { clock, reads }),
+    activities,
     financial: createFinancialService(db, { clock, reads }),
     schedule: createScheduleService(db, { clock }),
     boards: createBoardsService(db, { clock }),
