@@ -1,5 +1,6 @@
 import { createClientsService } from '../domain/clients/clients.service.js';
 import { createDealsService } from '../domain/deals/deals.service.js';
+import { createLossReasonsService } from '../domain/deals/loss-reasons.service.js';
 import { createReadPlanner } from '../domain/reads/read-planner.repository.js';
 import { createIdempotencyService } from '../domain/idempotency/idempotency.service.js';
 import { createPhasesService } from '../domain/phases/phases.service.js';
@@ -68,6 +69,7 @@ export function createServices(db: Db, options: ServicesOptions = {}) {
     sessions,
     users: createUsersService(db.kysely, { teams, sessions, clock, dialect: db.dialect, hashing: options.passwordHashing }),
     phases: createPhasesService(db),
+    lossReasons: createLossReasonsService(db),
     vehicles: createVehiclesService(db, { clock, reads }),
     activities,
     financial: createFinancialService(db, { clock, reads }),

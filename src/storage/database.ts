@@ -15,6 +15,8 @@ export interface TeamTable {
   lead_distribution: ColumnType<'round_robin' | 'fixed' | 'none', 'round_robin' | 'fixed' | 'none' | undefined, 'round_robin' | 'fixed' | 'none'>;
   lead_user_id: ColumnType<string | null, string | null | undefined, string | null>;
   lead_response_minutes: ColumnType<number, number | undefined, number>;
+  /** The loss reasons the panel offers, a JSON array of labels; null: the defaults (migration 0017). */
+  loss_reasons: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface TeamPhaseTable {

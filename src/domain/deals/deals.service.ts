@@ -1,4 +1,4 @@
-import { checkAll, messages, notFound, validationError } from '../shared/errors.js';
+import { AppError, checkAll, messages, notFound, validationError } from '../shared/errors.js';
 import type { Db } from '../../storage/db.js';
 import type { DbExecutor, Trx } from '../../storage/executor.js';
 import type { DealUpdate } from '../../storage/database.js';
@@ -14,7 +14,7 @@ import type { WriteOptions } from '../shared/write-options.js';
 import { deferredEpochRead, epochRead, type EpochRead } from '../shared/epoch-read.js';
 import { dayBounds, toApiTimestamp } from '../shared/time.js';
 import { findPhase, listPhases } from '../teams/teams.repository.js';
-import { sellVehicleOfDeal } from '../vehicles/vehicles.service.js';
+import { sellVehicleOfDeal, vehicleStatusOf } from '../vehicles/vehicles.service.js';
 import { toDealView, type DealViewRow } from './deals.mapper.js';
 import { DEALS } from './deals.resource.js';
 import type { ReadPlanner } from '../reads/read-planner.repository.js';
@@ -30,6 +30,9 @@ import {
   type DealUpdateInput,
   type DealUpdateResult,
   type DealView,
+  type DealWinInput,
+  type DealWinResult,
+  winMessages,
 } from './deals.types.js';
 
 const PRIORITY_RANK = { baixa: 1, media: 2, alta: 3 } as const;
@@ -176,6 +179,52 @@ export function createDealsService(db: Db, { clock, reads }: { clock: Clock; rea
     return { row, deal, now, hooks: found.hooks, events: [{ type: 'deal.created' as const, object: deal, previous: null }] };
   }
 
+  /** A PUT's change inside the caller's transaction; `sold` is the car a win sold (its case_id, in stock). */
+  async function applyUpdate(trx: Trx, teamId: string, rawId: string, body: DealUpdateInput, sent: readonly DealField[]) {
+    const row = await loadForUpdate(trx, teamId, rawId);
+    const current = toDealView(row);
+    const next: DealView = { ...current };
+    for (const field of sent) (next as unknown as Record<string, unknown>)[field] = body[field];
+    await checkAll(
+      // Compare and echo the value as it will be stored (whole cents).
+      () => (next.value = fromCents(centsOf(next.value))),
+      async () => {
+        if (body.phase === undefined) return;
+        const phase = await phaseOrThrow(trx, teamId, body.phase);
+        // A phase move without an explicit probability takes the new phase's suggestion.
+        if (body.probability === undefined && phase.name !== current.phase) next.probability = phase.probability;
+      },
+      async () => {
+        if (body.client_id === undefined || body.client_id === current.client_id) return;
+        next.client = body.client_id === null ? null : await clientOrThrow(trx, teamId, body.client_id);
+        next.client_id = next.client?.id ?? null;
+      },
+    );
+    const changed = DEAL_UPDATABLE.filter((f) => !sameJson(current[f], next[f]));
+    if (changed.length === 0) return { deal: current, previous: {}, sold: null };
+
+    const now = isoNow(clock);
+    const patch: DealUpdate = { updated_at: now };
+    for (const field of changed) Object.assign(patch, columnsFor(field, next));
+    if (changed.includes('status')) patch.archived_at = next.status === 'arquivado' ? now : null;
+    // A lead's first phase change answers it (response time), unless something answered it before.
+    if (changed.includes('phase') && row.lead_received_at !== null && row.lead_responded_at === null) patch.lead_responded_at = now;
+    await repo.updateDeal(trx, teamId, current.id, patch);
+    next.updated_at = toApiTimestamp(now);
+    const previous = Object.fromEntries(changed.map((f) => [f, current[f]])) as Partial<DealView>;
+    if (changed.includes('client_id')) previous.client = current.client;
+    await recordEvents(
+      trx,
+      teamId,
+      updateEvents(changed, next).map((type) => ({ type, object: next, previous })),
+      now,
+    );
+    // A won deal sells the in-stock vehicle its case_id names, in this transaction (after the deal's events).
+    const sold =
+      changed.includes('status') && next.status === 'ganho' && next.case_id !== null ? await sellVehicleOfDeal(trx, lockRows, teamId, next.case_id, now) : null;
+    return { deal: next, previous, sold };
+  }
+
   return {
     async list(teamId: string, q: DealListInput): Promise<{ data: DealView[]; pagination: Pagination }> {
       const { data, pagination } = await listRead(teamId, q);
@@ -254,50 +303,31 @@ export function createDealsService(db: Db, { clock, reads }: { clock: Clock; rea
     async update(teamId: string, rawId: string, body: DealUpdateInput): Promise<DealUpdateResult> {
       const sent = DEAL_UPDATABLE.filter((f) => body[f] !== undefined);
       if (sent.length === 0) throw validationError(messages.noFieldToUpdate);
-      const change = await k.transaction().execute(async (trx) => {
-        const row = await loadForUpdate(trx, teamId, rawId);
-        const current = toDealView(row);
-        const next: DealView = { ...current };
-        for (const field of sent) (next as unknown as Record<string, unknown>)[field] = body[field];
-        await checkAll(
-          // Compare and echo the value as it will be stored (whole cents).
-          () => (next.value = fromCents(centsOf(next.value))),
-          async () => {
-            if (body.phase === undefined) return;
-            const phase = await phaseOrThrow(trx, teamId, body.phase);
-            // A phase move without an explicit probability takes the new phase's suggestion.
-            if (body.probability === undefined && phase.name !== current.phase) next.probability = phase.probability;
-          },
-          async () => {
-            if (body.client_id === undefined || body.client_id === current.client_id) return;
-            next.client = body.client_id === null ? null : await clientOrThrow(trx, teamId, body.client_id);
-            next.client_id = next.client?.id ?? null;
-          },
-        );
-        const changed = DEAL_UPDATABLE.filter((f) => !sameJson(current[f], next[f]));
-        if (changed.length === 0) return { deal: current, previous: {} };
+      const { deal, previous } = await k.transaction().execute((trx) => applyUpdate(trx, teamId, rawId, body, sent));
+      return { deal, previous, sent };
+    },
 
-        const now = isoNow(clock);
-        const patch: DealUpdate = { updated_at: now };
-        for (const field of changed) Object.assign(patch, columnsFor(field, next));
-        if (changed.includes('status')) patch.archived_at = next.status === 'arquivado' ? now : null;
-        // A lead's first phase change answers it (response time), unless something answered it before.
-        if (changed.includes('phase') && row.lead_received_at !== null && row.lead_responded_at === null) patch.lead_responded_at = now;
-        await repo.updateDeal(trx, teamId, current.id, patch);
-        next.updated_at = toApiTimestamp(now);
-        const previous = Object.fromEntries(changed.map((f) => [f, current[f]])) as Partial<DealView>;
-        if (changed.includes('client_id')) previous.client = current.client;
-        await recordEvents(
-          trx,
-          teamId,
-          updateEvents(changed, next).map((type) => ({ type, object: next, previous })),
-          now,
-        );
-        // A won deal sells the in-stock vehicle its case_id names, in this transaction (after the deal's events).
-        if (changed.includes('status') && next.status === 'ganho' && next.case_id !== null) await sellVehicleOfDeal(trx, lockRows, teamId, next.case_id, now);
-        return { deal: next, previous };
+    /**
+     * The panel's win (DECISIONS: "Closing a deal in the panel"): an active deal becomes `ganho` at its
+     * final value, its `case_id` set to the car sold, and that car (in stock) becomes `vendido` in the
+     * same transaction, as a PUT that wins the deal would. Without a car, the deal is won alone.
+     */
+    async win(teamId: string, rawId: string, input: DealWinInput): Promise<DealWinResult> {
+      return k.transaction().execute(async (trx) => {
+        const current = await loadForUpdate(trx, teamId, rawId);
+        if (current.status !== 'ativo') throw new AppError(422, 'VALIDATION_ERROR', winMessages.notActive, { field: 'status' });
+        const vehicleId = input.vehicle_id === null ? null : canonicalId(input.vehicle_id);
+        if (input.vehicle_id !== null && vehicleId === null) throw validationError(winMessages.vehicleNotFound, 'vehicle_id');
+        const body: DealUpdateInput = { status: 'ganho', value: input.value, ...(vehicleId !== null && { case_id: vehicleId }) };
+        const sent = DEAL_UPDATABLE.filter((f) => body[f] !== undefined);
+        const { deal, sold } = await applyUpdate(trx, teamId, current.id, body, sent);
+        if (vehicleId !== null && sold === null) {
+          const found = await vehicleStatusOf(trx, teamId, vehicleId);
+          if (found === undefined) throw validationError(winMessages.vehicleNotFound, 'vehicle_id');
+          throw new AppError(422, 'VALIDATION_ERROR', winMessages.vehicleNotInStock, { field: 'vehicle_id' });
+        }
+        return { deal, vehicle: sold };
       });
-      return { ...change, sent };
     },
 
     /** DELETE: archives; deleting an archived deal again answers with its original archived_at. */

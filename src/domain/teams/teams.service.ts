@@ -50,6 +50,7 @@ export function createTeamsService(db: DbExecutor, { clock }: { clock: Clock }) 
         lead_distribution: 'round_robin',
         lead_user_id: null,
         lead_response_minutes: 15,
+        loss_reasons: null,
       } satisfies TeamRow;
       await repo.insertTeam(db, team, DEFAULT_PHASES);
       return view(team);

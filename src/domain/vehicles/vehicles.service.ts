@@ -192,6 +192,11 @@ export async function sellVehicleOfDeal(trx: Trx, lockRows: boolean, teamId: str
   return next;
 }
 
+/** A vehicle's status, undefined when the team has no such vehicle (why a sale found nothing to sell). */
+export async function vehicleStatusOf(trx: Trx, teamId: string, id: string): Promise<VehicleView['status'] | undefined> {
+  return (await repo.findVehicle(trx, teamId, id))?.status;
+}
+
 export function createVehiclesService(db: Db, { clock, reads }: { clock: Clock; reads: ReadPlanner }) {
   const k = db.kysely;
   const lockRows = db.dialect === 'postgres';
