@@ -126,9 +126,63 @@ export function createDealsService(db: Pick<Db, 'kysely'>, { clock, reads }: { c
     return { data: rows.map(toDealView), pagination: paginationOf(page, total), authEpoch };
   }
 
+  /** A create's checks, row and event, from one read of the phase, the client and the webhooks. */
+  async function prepareCreate(executor: DbExecutor, teamId: string, input: DealCreateInput) {
+    const phaseName = input.phase ?? 'lead';
+    // A client_id that is not a UUID names no client (checked after the phase, as ever).
+    const clientId = input.client_id != null ? canonicalId(input.client_id) : null;
+    const found = await createRepo.createLookup(executor, teamId, phaseName, clientId);
+    if (!found.phase || (input.client_id != null && !found.client)) {
+      // Every invalid field at once; the message is the contract's, the team's phases go in a documented detail.
+      await checkAll(
+        async () => {
+          if (!found.phase) throw validationError(messages.invalidPhase, 'phase', { allowed: (await listPhases(executor, teamId)).map((p) => p.name) });
+        },
+        () => {
+          if (input.client_id != null && !found.client) throw validationError(messages.clientNotFound, 'client_id');
+        },
+        () => centsOf(input.value),
+      );
+    }
+    const { client } = found;
+    const phase = found.phase!;
+    const now = isoNow(clock);
+    const priority = input.priority ?? 'media';
+    const row: createRepo.CreatedDealRow = {
+      id: newId(),
+      team_id: teamId,
+      title: input.title,
+      description: input.description ?? null,
+      value_cents: centsOf(input.value),
+      currency: 'BRL',
+      phase: phase.name,
+      priority,
+      priority_rank: PRIORITY_RANK[priority],
+      probability: input.probability ?? phase.probability,
+      status: 'ativo',
+      expected_close_date: input.expected_close_date ?? null,
+      source: input.source ?? null,
+      loss_reason: null,
+      tags: JSON.stringify(input.tags ?? []),
+      is_starred: 0,
+      store_id: input.store_id ?? null,
+      client_id: client?.id ?? null,
+      responsible_id: input.responsible_id ?? null,
+      case_id: input.case_id ?? null,
+      search_text: searchDocument([input.title, input.description]),
+      title_key: foldText(input.title),
+      archived_at: null,
+      created_at: now,
+      updated_at: now,
+    };
+    const deal = toDealView({ ...row, client_name: client?.name ?? null });
+    return { row, deal, now, hooks: found.hooks, events: [{ type: 'deal.created' as const, object: deal, previous: null }] };
+  }
+
   /** A PUT's change inside the caller's transaction; `sold` is the car a win sold (its case_id, in stock). */
   async function applyUpdate(trx: Trx, teamId: string, rawId: string, body: DealUpdateInput, sent: readonly DealField[]) {
-    const current = toDealView(await loadForUpdate(trx, teamId, rawId));
+    const row = await loadForUpdate(trx, teamId, rawId);
+    const current = toDealView(row);
     const next: DealView = { ...current };
     for (const field of sent) (next as unknown as Record<string, unknown>)[field] = body[field];
     await checkAll(
@@ -153,6 +207,8 @@ export function createDealsService(db: Pick<Db, 'kysely'>, { clock, reads }: { c
     const patch: DealUpdate = { updated_at: now };
     for (const field of changed) Object.assign(patch, columnsFor(field, next));
     if (changed.includes('status')) patch.archived_at = next.status === 'arquivado' ? now : null;
+    // A lead's first phase change answers it (response time), unless something answered it before.
+    if (changed.includes('phase') && row.lead_received_at !== null && row.lead_responded_at === null) patch.lead_responded_at = now;
     await repo.updateDeal(trx, teamId, current.id, patch);
     next.updated_at = toApiTimestamp(now);
     const previous = Object.fromEntries(changed.map((f) => [f, current[f]])) as Partial<DealView>;
@@ -197,60 +253,27 @@ export function createDealsService(db: Pick<Db, 'kysely'>, { clock, reads }: { c
     },
 
     async create(teamId: string, input: DealCreateInput, options: WriteOptions<DealView> = {}): Promise<DealView> {
-      const phaseName = input.phase ?? 'lead';
-      // A client_id that is not a UUID names no client (checked after the phase, as ever).
-      const clientId = input.client_id != null ? canonicalId(input.client_id) : null;
-      /** The checks, the row and its event, from one read of the phase, the client and the webhooks. */
-      const prepare = async (executor: DbExecutor) => {
-        const found = await createRepo.createLookup(executor, teamId, phaseName, clientId);
-        if (!found.phase || (input.client_id != null && !found.client)) {
-          // Every invalid field at once; the message is the contract's, the team's phases go in a documented detail.
-          await checkAll(
-            async () => {
-              if (!found.phase) throw validationError(messages.invalidPhase, 'phase', { allowed: (await listPhases(executor, teamId)).map((p) => p.name) });
-            },
-            () => {
-              if (input.client_id != null && !found.client) throw validationError(messages.clientNotFound, 'client_id');
-            },
-            () => centsOf(input.value),
-          );
-        }
-        const { client } = found;
-        const phase = found.phase!;
-        const now = isoNow(clock);
-        const priority = input.priority ?? 'media';
-        const row: createRepo.CreatedDealRow = {
-          id: newId(),
-          team_id: teamId,
-          title: input.title,
-          description: input.description ?? null,
-          value_cents: centsOf(input.value),
-          currency: 'BRL',
-          phase: phase.name,
-          priority,
-          priority_rank: PRIORITY_RANK[priority],
-          probability: input.probability ?? phase.probability,
-          status: 'ativo',
-          expected_close_date: input.expected_close_date ?? null,
-          source: input.source ?? null,
-          loss_reason: null,
-          tags: JSON.stringify(input.tags ?? []),
-          is_starred: 0,
-          store_id: input.store_id ?? null,
-          client_id: client?.id ?? null,
-          responsible_id: input.responsible_id ?? null,
-          case_id: input.case_id ?? null,
-          search_text: searchDocument([input.title, input.description]),
-          title_key: foldText(input.title),
-          archived_at: null,
-          created_at: now,
-          updated_at: now,
-        };
-        const deal = toDealView({ ...row, client_name: client?.name ?? null });
-        return { row, deal, now, hooks: found.hooks, events: [{ type: 'deal.created' as const, object: deal, previous: null }] };
-      };
+      const prepare = (executor: DbExecutor) => prepareCreate(executor, teamId, input);
 
       return createRepo.insertDealWithEvents(k, teamId, prepare, options.inTransaction);
+    },
+
+    /**
+     * POST /deals inside the caller's transaction (a lead's): the same checks, row and `deal.created`.
+     * `leadReceivedAt` marks the deal as a lead's, whose response time starts then.
+     */
+    async createIn(trx: Trx, teamId: string, input: DealCreateInput, { leadReceivedAt }: { leadReceivedAt?: string } = {}): Promise<DealView> {
+      const { row, deal, now, hooks, events } = await prepareCreate(trx, teamId, input);
+      await repo.insertDeal(trx, { ...row, lead_received_at: leadReceivedAt ?? null });
+      await recordEvents(trx, teamId, events, now, hooks);
+      return deal;
+    },
+
+    /** A deal read inside the caller's transaction, as GET answers it. */
+    async findIn(trx: Trx, teamId: string, id: string): Promise<DealView> {
+      const row = await repo.findDeal(trx, teamId, id);
+      if (!row) throw notFound(messages.dealNotFound);
+      return toDealView(row);
     },
 
     /** Applies a PUT; returns the deal after it, the earlier values of what changed, and the fields the body sent. */

@@ -63,6 +63,7 @@ export function toUserView(row: UserRow): UserView {
     role: row.role,
     active: row.deactivated_at === null,
     has_password: row.password_hash !== null,
+    takes_leads: Boolean(row.takes_leads),
     deactivated_at: toApiTimestampOrNull(row.deactivated_at),
     created_at: toApiTimestamp(row.created_at),
     updated_at: toApiTimestamp(row.updated_at),
@@ -131,6 +132,7 @@ export function createUsersService(
         email,
         name: name.slice(0, 200),
         role,
+        takes_leads: (input.takesLeads ?? role === 'seller') ? 1 : 0,
         password_hash: passwordHash,
         password_changed_at: passwordHash ? now : null,
         deactivated_at: null,
@@ -176,9 +178,10 @@ export function createUsersService(
       return toUserView(await load(teamId, rawId));
     },
 
-    /** Name, role, active. A deactivated user's sessions end at once; the team always keeps an active owner. */
+    /** Name, role, active, takes_leads. A deactivated user's sessions end at once; the team always keeps an active owner. */
     async update(teamId: string, rawId: string, input: UpdateUserInput): Promise<UserView> {
-      const patch: { name?: string; role?: Role } = {};
+      const patch: { name?: string; role?: Role; takes_leads?: number } = {};
+      if (input.takes_leads !== undefined) patch.takes_leads = input.takes_leads ? 1 : 0;
       if (input.name !== undefined) {
         const name = input.name.trim();
         if (!name) throw validationError(userMessages.nameRequired, 'name');
