@@ -20,6 +20,7 @@ import { createFinancialService } from '../domain/financial/financial.service.js
 import { createBoardsService } from '../domain/boards/boards.service.js';
 import { createScheduleService } from '../domain/schedule/schedule.service.js';
 import { createAiService } from '../domain/ai/ai.service.js';
+import { createLeadsService } from '../domain/leads/leads.service.js';
 import { trainingRunner } from '../worker/ai-training-thread.js';
 
 export interface ServicesOptions {
@@ -47,6 +48,9 @@ export function createServices(db: Db, options: ServicesOptions = {}) {
   const teams = createTeamsService(db.kysely, { clock });
   const reads = createReadPlanner(db);
   const sessions = createSessionsService(db.kysely, { clock, settings: options.sessionSettings });
+  const deals = createDealsService(db, { clock, reads });
+  const clients = createClientsService(db, { clock, reads });
+  const activities = createActivitiesService(db, { clock, reads });
   return {
     clock,
     teams,
@@ -56,17 +60,18 @@ export function createServices(db: Db, options: ServicesOptions = {}) {
       authChanges: options.authCache === false ? undefined : db.authChanges,
       committedReads: db.committedReader !== undefined,
     }),
-    deals: createDealsService(db, { clock, reads }),
-    clients: createClientsService(db, { clock, reads }),
+    deals,
+    clients,
+    leads: createLeadsService(db, { clock, clients, deals, activities }),
     webhooks: createWebhooksService(db, { teams, clock, allowPrivateTargets: options.allowPrivateWebhookTargets }),
     idempotency: createIdempotencyService(db.kysely, { clock }),
     deliveries: createDeliveriesService(db, { clock }),
     sessions,
-    users: createUsersService(db.kysely, { teams, sessions, clock, dialect: db.dialect, hashing: options.passwordHashing }),
+    users: createUsersService(db.kysely, { teams, sessions, clock, hashing: options.passwordHashing }),
     phases: createPhasesService(db),
     lossReasons: createLossReasonsService(db),
     vehicles: createVehiclesService(db, { clock, reads }),
-    activities: createActivitiesService(db, { clock, reads }),
+    activities,
     financial: createFinancialService(db, { clock, reads }),
     schedule: createScheduleService(db, { clock }),
     boards: createBoardsService(db, { clock }),

@@ -19,6 +19,7 @@ import { toDealView, type DealViewRow } from './deals.mapper.js';
 import { DEALS } from './deals.resource.js';
 import type { ReadPlanner } from '../reads/read-planner.repository.js';
 import { teamScope } from '../reads/scope.js';
+import * as createRepo from './deal-create.repository.js';
 import * as repo from './deals.repository.js';
 import {
   DEAL_SORT_FIELDS,
@@ -87,14 +88,13 @@ function updateEvents(changed: readonly string[], next: DealView): EventType[] {
   return types;
 }
 
-export function createDealsService(db: Db, { clock, reads }: { clock: Clock; reads: ReadPlanner }) {
+export function createDealsService(db: Pick<Db, 'kysely'>, { clock, reads }: { clock: Clock; reads: ReadPlanner }) {
   const k = db.kysely;
-  const lockRows = db.dialect === 'postgres';
 
   /** Writers lock the row (PostgreSQL) so concurrent updates compute from the row they replace. */
   async function loadForUpdate(trx: Trx, teamId: string, rawId: string) {
     const id = canonicalId(rawId);
-    const row = id ? await (lockRows ? repo.findDealForUpdate(trx, teamId, id) : repo.findDeal(trx, teamId, id)) : undefined;
+    const row = id ? await repo.findDealForChange(trx, teamId, id) : undefined;
     if (!row) throw notFound(messages.dealNotFound);
     return row;
   }
@@ -126,9 +126,63 @@ export function createDealsService(db: Db, { clock, reads }: { clock: Clock; rea
     return { data: rows.map(toDealView), pagination: paginationOf(page, total), authEpoch };
   }
 
+  /** A create's checks, row and event, from one read of the phase, the client and the webhooks. */
+  async function prepareCreate(executor: DbExecutor, teamId: string, input: DealCreateInput) {
+    const phaseName = input.phase ?? 'lead';
+    // A client_id that is not a UUID names no client (checked after the phase, as ever).
+    const clientId = input.client_id != null ? canonicalId(input.client_id) : null;
+    const found = await createRepo.createLookup(executor, teamId, phaseName, clientId);
+    if (!found.phase || (input.client_id != null && !found.client)) {
+      // Every invalid field at once; the message is the contract's, the team's phases go in a documented detail.
+      await checkAll(
+        async () => {
+          if (!found.phase) throw validationError(messages.invalidPhase, 'phase', { allowed: (await listPhases(executor, teamId)).map((p) => p.name) });
+        },
+        () => {
+          if (input.client_id != null && !found.client) throw validationError(messages.clientNotFound, 'client_id');
+        },
+        () => centsOf(input.value),
+      );
+    }
+    const { client } = found;
+    const phase = found.phase!;
+    const now = isoNow(clock);
+    const priority = input.priority ?? 'media';
+    const row: createRepo.CreatedDealRow = {
+      id: newId(),
+      team_id: teamId,
+      title: input.title,
+      description: input.description ?? null,
+      value_cents: centsOf(input.value),
+      currency: 'BRL',
+      phase: phase.name,
+      priority,
+      priority_rank: PRIORITY_RANK[priority],
+      probability: input.probability ?? phase.probability,
+      status: 'ativo',
+      expected_close_date: input.expected_close_date ?? null,
+      source: input.source ?? null,
+      loss_reason: null,
+      tags: JSON.stringify(input.tags ?? []),
+      is_starred: 0,
+      store_id: input.store_id ?? null,
+      client_id: client?.id ?? null,
+      responsible_id: input.responsible_id ?? null,
+      case_id: input.case_id ?? null,
+      search_text: searchDocument([input.title, input.description]),
+      title_key: foldText(input.title),
+      archived_at: null,
+      created_at: now,
+      updated_at: now,
+    };
+    const deal = toDealView({ ...row, client_name: client?.name ?? null });
+    return { row, deal, now, hooks: found.hooks, events: [{ type: 'deal.created' as const, object: deal, previous: null }] };
+  }
+
   /** A PUT's change inside the caller's transaction; `sold` is the car a win sold (its case_id, in stock). */
   async function applyUpdate(trx: Trx, teamId: string, rawId: string, body: DealUpdateInput, sent: readonly DealField[]) {
-    const current = toDealView(await loadForUpdate(trx, teamId, rawId));
+    const row = await loadForUpdate(trx, teamId, rawId);
+    const current = toDealView(row);
     const next: DealView = { ...current };
     for (const field of sent) (next as unknown as Record<string, unknown>)[field] = body[field];
     await checkAll(
@@ -153,6 +207,8 @@ export function createDealsService(db: Db, { clock, reads }: { clock: Clock; rea
     const patch: DealUpdate = { updated_at: now };
     for (const field of changed) Object.assign(patch, columnsFor(field, next));
     if (changed.includes('status')) patch.archived_at = next.status === 'arquivado' ? now : null;
+    // A lead's first phase change answers it (response time), unless something answered it before.
+    if (changed.includes('phase') && row.lead_received_at !== null && row.lead_responded_at === null) patch.lead_responded_at = now;
     await repo.updateDeal(trx, teamId, current.id, patch);
     next.updated_at = toApiTimestamp(now);
     const previous = Object.fromEntries(changed.map((f) => [f, current[f]])) as Partial<DealView>;
@@ -165,7 +221,7 @@ export function createDealsService(db: Db, { clock, reads }: { clock: Clock; rea
     );
     // A won deal sells the in-stock vehicle its case_id names, in this transaction (after the deal's events).
     const sold =
-      changed.includes('status') && next.status === 'ganho' && next.case_id !== null ? await sellVehicleOfDeal(trx, lockRows, teamId, next.case_id, now) : null;
+      changed.includes('status') && next.status === 'ganho' && next.case_id !== null ? await sellVehicleOfDeal(trx, teamId, next.case_id, now) : null;
     return { deal: next, previous, sold };
   }
 
@@ -197,83 +253,27 @@ export function createDealsService(db: Db, { clock, reads }: { clock: Clock; rea
     },
 
     async create(teamId: string, input: DealCreateInput, options: WriteOptions<DealView> = {}): Promise<DealView> {
-      const phaseName = input.phase ?? 'lead';
-      // A client_id that is not a UUID names no client (checked after the phase, as ever).
-      const clientId = input.client_id != null ? canonicalId(input.client_id) : null;
-      /** The checks, the row and its event, from one read of the phase, the client and the webhooks. */
-      const prepare = async (executor: DbExecutor) => {
-        const found = await repo.createLookup(executor, teamId, phaseName, clientId);
-        if (!found.phase || (input.client_id != null && !found.client)) {
-          // Every invalid field at once; the message is the contract's, the team's phases go in a documented detail.
-          await checkAll(
-            async () => {
-              if (!found.phase) throw validationError(messages.invalidPhase, 'phase', { allowed: (await listPhases(executor, teamId)).map((p) => p.name) });
-            },
-            () => {
-              if (input.client_id != null && !found.client) throw validationError(messages.clientNotFound, 'client_id');
-            },
-            () => centsOf(input.value),
-          );
-        }
-        const { client } = found;
-        const phase = found.phase!;
-        const now = isoNow(clock);
-        const priority = input.priority ?? 'media';
-        const row: repo.CreatedDealRow = {
-          id: newId(),
-          team_id: teamId,
-          title: input.title,
-          description: input.description ?? null,
-          value_cents: centsOf(input.value),
-          currency: 'BRL',
-          phase: phase.name,
-          priority,
-          priority_rank: PRIORITY_RANK[priority],
-          probability: input.probability ?? phase.probability,
-          status: 'ativo',
-          expected_close_date: input.expected_close_date ?? null,
-          source: input.source ?? null,
-          loss_reason: null,
-          tags: JSON.stringify(input.tags ?? []),
-          is_starred: 0,
-          store_id: input.store_id ?? null,
-          client_id: client?.id ?? null,
-          responsible_id: input.responsible_id ?? null,
-          case_id: input.case_id ?? null,
-          search_text: searchDocument([input.title, input.description]),
-          title_key: foldText(input.title),
-          archived_at: null,
-          created_at: now,
-          updated_at: now,
-        };
-        const deal = toDealView({ ...row, client_name: client?.name ?? null });
-        return { row, deal, now, hooks: found.hooks, events: [{ type: 'deal.created' as const, object: deal, previous: null }] };
-      };
+      const prepare = (executor: DbExecutor) => prepareCreate(executor, teamId, input);
 
-      if (db.dialect === 'postgres') {
-        // Two statements (issue 15, was eight with BEGIN and COMMIT): the read, then the deal, its event,
-        // its deliveries and the NOTIFY in one statement, atomic on its own. A transaction only to store
-        // an Idempotency-Key's answer with them.
-        const write = async (executor: DbExecutor) => {
-          const { row, deal, now, hooks, events } = await prepare(executor);
-          await repo.insertDealWithEventsPostgres(executor, repo.dealValues(row), teamId, events, now, hooks);
-          return deal;
-        };
-        const inTransaction = options.inTransaction;
-        if (!inTransaction) return write(k);
-        return k.transaction().execute(async (trx) => {
-          const deal = await write(trx);
-          await inTransaction(trx, deal);
-          return deal;
-        });
-      }
-      return k.transaction().execute(async (trx) => {
-        const { row, deal, now, hooks, events } = await prepare(trx);
-        await repo.insertCreatedDeal(trx, row);
-        await recordEvents(trx, teamId, events, now, hooks);
-        await options.inTransaction?.(trx, deal);
-        return deal;
-      });
+      return createRepo.insertDealWithEvents(k, teamId, prepare, options.inTransaction);
+    },
+
+    /**
+     * POST /deals inside the caller's transaction (a lead's): the same checks, row and `deal.created`.
+     * `leadReceivedAt` marks the deal as a lead's, whose response time starts then.
+     */
+    async createIn(trx: Trx, teamId: string, input: DealCreateInput, { leadReceivedAt }: { leadReceivedAt?: string } = {}): Promise<DealView> {
+      const { row, deal, now, hooks, events } = await prepareCreate(trx, teamId, input);
+      await repo.insertDeal(trx, { ...row, lead_received_at: leadReceivedAt ?? null });
+      await recordEvents(trx, teamId, events, now, hooks);
+      return deal;
+    },
+
+    /** A deal read inside the caller's transaction, as GET answers it. */
+    async findIn(trx: Trx, teamId: string, id: string): Promise<DealView> {
+      const row = await repo.findDeal(trx, teamId, id);
+      if (!row) throw notFound(messages.dealNotFound);
+      return toDealView(row);
     },
 
     /** Applies a PUT; returns the deal after it, the earlier values of what changed, and the fields the body sent. */

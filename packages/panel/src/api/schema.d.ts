@@ -2382,6 +2382,8 @@ export interface operations {
                             active: boolean;
                             /** @description False until an invited user follows their link. */
                             has_password: boolean;
+                            /** @description Whether the round-robin gives them leads (on by default for sellers). */
+                            takes_leads: boolean;
                             /** @example 2026-11-22T14:03:27Z */
                             deactivated_at: string | null;
                             /** @example 2026-11-22T14:03:27Z */
@@ -2533,6 +2535,8 @@ export interface operations {
                     name: string;
                     /** @enum {unknown} */
                     role: "owner" | "manager" | "seller";
+                    /** @description Absent: on for sellers, off for managers and owners. */
+                    takes_leads?: boolean;
                 };
             };
         };
@@ -2561,6 +2565,8 @@ export interface operations {
                             active: boolean;
                             /** @description False until an invited user follows their link. */
                             has_password: boolean;
+                            /** @description Whether the round-robin gives them leads (on by default for sellers). */
+                            takes_leads: boolean;
                             /** @example 2026-11-22T14:03:27Z */
                             deactivated_at: string | null;
                             /** @example 2026-11-22T14:03:27Z */
@@ -2843,6 +2849,7 @@ export interface operations {
                     /** @enum {unknown} */
                     role?: "owner" | "manager" | "seller";
                     active?: boolean;
+                    takes_leads?: boolean;
                 };
             };
         };
@@ -2871,6 +2878,8 @@ export interface operations {
                             active: boolean;
                             /** @description False until an invited user follows their link. */
                             has_password: boolean;
+                            /** @description Whether the round-robin gives them leads (on by default for sellers). */
+                            takes_leads: boolean;
                             /** @example 2026-11-22T14:03:27Z */
                             deactivated_at: string | null;
                             /** @example 2026-11-22T14:03:27Z */
