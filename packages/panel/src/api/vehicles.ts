@@ -6,9 +6,13 @@ import type { VehicleCard, VehicleChanges, VehicleFilters, VehicleInput } from '
 
 export const vehicleKeys = keysOf('vehicles');
 
+/** In stock (`ativo`), sold or archived: the board and the list show one at a time. */
+export type StockStatus = 'ativo' | 'vendido' | 'arquivado';
+
 export interface VehicleBoardFilters {
   search: string;
   brand: string;
+  status?: StockStatus;
 }
 
 /** The stock board, fed to the generic Board. */
@@ -59,6 +63,15 @@ export function useArchiveVehicle() {
   const changed = useChanged('vehicles');
   return useMutation({
     mutationFn: (id: string) => client.DELETE('/panel/api/vehicles/{id}', { params: { path: { id } } }),
+    onSuccess: changed,
+  });
+}
+
+/** Brings an archived vehicle back into stock, in the phase it had (a manager's). */
+export function useRestoreVehicle() {
+  const changed = useChanged('vehicles');
+  return useMutation({
+    mutationFn: (id: string) => unwrap(client.POST('/panel/api/vehicles/{id}/restore', { params: { path: { id } } })),
     onSuccess: changed,
   });
 }

@@ -119,13 +119,7 @@ export function AgendaPage() {
                 );
               })}
             </ul>
-            <Pager
-              page={page}
-              pages={list.data.pagination.pages}
-              total={list.data.pagination.total}
-              noun={['atividade', 'atividades']}
-              onPage={(p) => setPaging({ signature, page: p })}
-            />
+            <Pager page={page} pagination={list.data.pagination} noun={['atividade', 'atividades']} onPage={(p) => setPaging({ signature, page: p })} />
           </>
         )}
       </div>

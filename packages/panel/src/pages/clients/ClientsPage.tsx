@@ -5,7 +5,7 @@ import { useClientList } from '../../api/clients';
 import type { ClientFilters } from '../../api/types';
 import { Button } from '../../ui/Button';
 import { EmptyState, ErrorState, Loading } from '../../ui/States';
-import { Pager, SearchBox, useDebounced } from '../records/shared';
+import { Pager, SearchBox, useDebounced, usePage } from '../records/shared';
 import { ClientForm } from './ClientForm';
 
 export function ClientsPage() {
@@ -14,9 +14,7 @@ export function ClientsPage() {
   const [status, setStatus] = useState('active');
   const [creating, setCreating] = useState(false);
   const term = useDebounced(search.trim());
-  const signature = JSON.stringify([term, type, status]);
-  const [paging, setPaging] = useState({ signature, page: 1 });
-  const page = paging.signature === signature ? paging.page : 1;
+  const [page, setPage] = usePage(term, type, status);
   const navigate = useNavigate();
   const list = useClientList({
     search: term,
@@ -102,13 +100,7 @@ export function ClientsPage() {
                 </tbody>
               </table>
             </div>
-            <Pager
-              page={page}
-              pages={list.data.pagination.pages}
-              total={list.data.pagination.total}
-              noun={['cliente', 'clientes']}
-              onPage={(p) => setPaging({ signature, page: p })}
-            />
+            <Pager page={page} pagination={list.data.pagination} noun={['cliente', 'clientes']} onPage={setPage} />
           </>
         )}
       </div>

@@ -6,7 +6,7 @@ import { formatMoney } from '../../ui/format';
 import { PRIORITY_LABELS } from '../../ui/labels';
 import { usePhaseLabel } from '../../api/phases';
 import { EmptyState, ErrorState, Loading } from '../../ui/States';
-import { Pager } from '../records/shared';
+import { Pager, usePage } from '../records/shared';
 
 const SORTS: [string, string][] = [
   ['-updated_at', 'Atualizados por último'],
@@ -22,11 +22,7 @@ export function DealsList({ params, onOpen }: { params: DealBoardFilters; onOpen
   const phaseName = usePhaseLabel('deals');
   const [sort, setSort] = useState('-updated_at');
   const [status, setStatus] = useState('ativo');
-  // A change of filter or order starts again at page 1.
-  const signature = JSON.stringify([params, sort, status]);
-  const [paging, setPaging] = useState({ signature, page: 1 });
-  const page = paging.signature === signature ? paging.page : 1;
-  const setPage = (p: number) => setPaging({ signature, page: p });
+  const [page, setPage] = usePage(params, sort, status);
   const list = useDealList({ ...params, page, limit: 25, sort, status: status as DealFilters['status'] });
   return (
     <div className="card">
@@ -94,7 +90,7 @@ export function DealsList({ params, onOpen }: { params: DealBoardFilters; onOpen
               </tbody>
             </table>
           </div>
-          <Pager page={page} pages={list.data.pagination.pages} total={list.data.pagination.total} noun={['negócio', 'negócios']} onPage={setPage} />
+          <Pager page={page} pagination={list.data.pagination} noun={['negócio', 'negócios']} onPage={setPage} />
         </>
       )}
     </div>

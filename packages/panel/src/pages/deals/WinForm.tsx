@@ -47,7 +47,7 @@ export function WinForm({ deal, onBack, onDone }: { deal: Deal; onBack: () => vo
       { id: deal.id, body: { vehicle_id: car?.id ?? null, value: amount } },
       {
         onSuccess: (answer) => {
-          toast.success(answer.vehicle ? `Negócio ganho! ${answer.vehicle.title} vendido. 🎉` : 'Negócio ganho! 🎉');
+          toast.success(answer.vehicle ? `Negócio ganho! ${answer.vehicle.title} vendido.` : 'Negócio ganho!');
           if (can.financial) setWon(answer);
           else onDone();
         },

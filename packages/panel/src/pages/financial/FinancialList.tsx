@@ -5,7 +5,7 @@ import type { FinancialFilters, FinancialRecord, FinancialType } from '../../api
 import { Button } from '../../ui/Button';
 import { formatDay, formatMoney } from '../../ui/format';
 import { EmptyState, ErrorState, Loading } from '../../ui/States';
-import { Pager } from '../records/shared';
+import { Pager, usePage } from '../records/shared';
 import { FinancialForm } from './FinancialForm';
 import { CATEGORIES, categoryLabel, FINANCIAL_STATUS_LABELS, FINANCIAL_TYPE_LABELS, PAYMENT_METHOD_LABELS } from './labels';
 import { PayDialog } from './PayDialog';
@@ -20,9 +20,7 @@ export function FinancialList() {
   const [to, setTo] = useState('');
   const [creating, setCreating] = useState(false);
   const [paying, setPaying] = useState<FinancialRecord | null>(null);
-  const signature = JSON.stringify([type, category, status, overdue, from, to]);
-  const [paging, setPaging] = useState({ signature, page: 1 });
-  const page = paging.signature === signature ? paging.page : 1;
+  const [page, setPage] = usePage(type, category, status, overdue, from, to);
   const list = useFinancialList({
     type: type as FinancialFilters['type'],
     category: category as FinancialFilters['category'],
@@ -164,13 +162,7 @@ export function FinancialList() {
                 </tbody>
               </table>
             </div>
-            <Pager
-              page={page}
-              pages={list.data.pagination.pages}
-              total={list.data.pagination.total}
-              noun={['lançamento', 'lançamentos']}
-              onPage={(p) => setPaging({ signature, page: p })}
-            />
+            <Pager page={page} pagination={list.data.pagination} noun={['lançamento', 'lançamentos']} onPage={setPage} />
           </>
         )}
       </div>

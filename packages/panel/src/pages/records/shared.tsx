@@ -24,19 +24,30 @@ export function SearchBox({ value, onChange, label, placeholder }: { value: stri
   );
 }
 
+/**
+ * The page of a list, back to 1 whenever one of `filters` changes (a new search starts at its first
+ * page); the list pages' paging in one place.
+ */
+export function usePage(...filters: unknown[]): [number, (page: number) => void] {
+  const signature = JSON.stringify(filters);
+  const [paging, setPaging] = useState({ signature, page: 1 });
+  const page = paging.signature === signature ? paging.page : 1;
+  return [page, (p: number) => setPaging({ signature, page: p })];
+}
+
+/** A list's footer: which page of how many, the total, and the previous / next buttons. */
 export function Pager({
   page,
-  pages,
-  total,
+  pagination,
   noun,
   onPage,
 }: {
   page: number;
-  pages: number;
-  total: number;
+  pagination: { pages: number; total: number };
   noun: [string, string];
   onPage: (p: number) => void;
 }) {
+  const { pages, total } = pagination;
   return (
     <div className="pager">
       <span className="small muted">

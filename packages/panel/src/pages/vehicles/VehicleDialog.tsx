@@ -1,8 +1,8 @@
-import { BadgeCheck } from 'lucide-react';
+import { BadgeCheck, RotateCcw } from 'lucide-react';
 import { useState } from 'react';
 import { usePhaseLabel, usePhases } from '../../api/phases';
 import type { VehicleChanges } from '../../api/types';
-import { useArchiveVehicle, useSaveVehicle, useVehicle } from '../../api/vehicles';
+import { useArchiveVehicle, useRestoreVehicle, useSaveVehicle, useVehicle } from '../../api/vehicles';
 import { permissions, useCurrentSession } from '../../auth/session';
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
@@ -31,6 +31,7 @@ export function VehicleDialog({ id, onClose }: { id: string | null; onClose: () 
   const toast = useToast();
   const save = useSaveVehicle();
   const archiving = useArchiveVehicle();
+  const restoring = useRestoreVehicle();
   const change = {
     ...save,
     mutate: ({ body, done }: { body: VehicleChanges; done: string }) =>
@@ -80,6 +81,10 @@ export function VehicleDialog({ id, onClose }: { id: string | null; onClose: () 
               </dd>
               <dt>Quilometragem</dt>
               <dd>{v.mileage === null ? '—' : `${formatInt(v.mileage)} km`}</dd>
+              <dt>Dias em estoque</dt>
+              <dd>
+                {v.days_in_stock} {v.days_in_stock === 1 ? 'dia' : 'dias'}
+              </dd>
               <dt>RENAVAM</dt>
               <dd className="mono">{v.renavam ?? '—'}</dd>
               <dt>Chassi</dt>
@@ -130,6 +135,17 @@ export function VehicleDialog({ id, onClose }: { id: string | null; onClose: () 
                 </Button>
               ) : v.status === 'vendido' && can.sellVehicle ? (
                 <Button onClick={() => change.mutate({ body: { status: 'ativo' }, done: 'Veículo de volta ao estoque.' })}>Voltar ao estoque</Button>
+              ) : v.status === 'arquivado' && can.archiveVehicle ? (
+                <Button
+                  variant="primary"
+                  icon={<RotateCcw size={16} aria-hidden />}
+                  loading={restoring.isPending}
+                  onClick={() =>
+                    restoring.mutate(v.id, { onSuccess: () => toast.success('Veículo de volta ao estoque.'), onError: (err) => toast.error(err.message) })
+                  }
+                >
+                  Restaurar
+                </Button>
               ) : null}
             </RecordActions>
             {can.financial ? <LinkedRecords heading="h3" records={records.data?.data} onAdd={() => setRecording(true)} /> : null}

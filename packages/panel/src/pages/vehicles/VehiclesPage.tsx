@@ -1,7 +1,7 @@
-import { CalendarClock, Car, Gauge, Plus } from 'lucide-react';
+import { CalendarClock, Car, Columns3, Gauge, List, Plus } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import type { VehicleCard } from '../../api/types';
-import { vehiclesBoard } from '../../api/vehicles';
+import { vehiclesBoard, type StockStatus } from '../../api/vehicles';
 import { Board } from '../../ui/board/Board';
 import { useBoard } from '../../ui/board/useBoard';
 import { Button } from '../../ui/Button';
@@ -10,14 +10,21 @@ import { EmptyState, ErrorState, Loading } from '../../ui/States';
 import { SearchBox, useDebounced } from '../records/shared';
 import { VehicleDialog } from './VehicleDialog';
 import { VehicleForm } from './VehicleForm';
+import { VehiclesList } from './VehiclesList';
 
 export function VehiclesPage() {
   const [search, setSearch] = useState('');
   const [brand, setBrand] = useState('');
+  const [status, setStatus] = useState<StockStatus>('ativo');
+  const [view, setView] = useState<'board' | 'list'>('board');
   const [creating, setCreating] = useState(false);
   const [openId, setOpenId] = useState<string | null>(null);
   const params = { search: useDebounced(search.trim()), brand: useDebounced(brand.trim()) };
-  const { board, move, loadMore, loadingMore } = useBoard<VehicleCard>({ source: vehiclesBoard(params), valueOf: (c) => c.price, titleOf: (c) => c.title });
+  const { board, move, loadMore, loadingMore } = useBoard<VehicleCard>({
+    source: vehiclesBoard({ ...params, status }),
+    valueOf: (c) => c.price,
+    titleOf: (c) => c.title,
+  });
   useEffect(() => {
     document.title = 'Veículos · autosales';
   }, []);
@@ -28,7 +35,7 @@ export function VehiclesPage() {
   else
     body = (
       <>
-        {board.data.columns.every((c) => c.count === 0) && !params.search && !params.brand ? (
+        {board.data.columns.every((c) => c.count === 0) && !params.search && !params.brand && status === 'ativo' ? (
           <div className="card" style={{ marginBottom: 16 }}>
             <EmptyState icon={Car} title="Nenhum veículo no estoque">
               Cadastre o primeiro veículo; ele entra na primeira fase do quadro.
@@ -42,6 +49,7 @@ export function VehiclesPage() {
           columnSummary={(col) => (col.total_value !== undefined && col.total_value !== null ? formatMoney(col.total_value) : null)}
           renderCard={(c) => <VehicleCardView card={c} />}
           onMove={move}
+          canDrag={status === 'ativo'}
           onOpen={(c) => setOpenId(c.id)}
           onLoadMore={loadMore}
           loadingMore={loadingMore}
@@ -66,8 +74,25 @@ export function VehiclesPage() {
           Marca
         </label>
         <input id="vehicle-brand" className="input" placeholder="Marca" value={brand} onChange={(e) => setBrand(e.target.value)} />
+        <label className="sr-only" htmlFor="vehicle-status">
+          Situação
+        </label>
+        <select id="vehicle-status" className="select" style={{ width: 'auto' }} value={status} onChange={(e) => setStatus(e.target.value as StockStatus)}>
+          <option value="ativo">Em estoque</option>
+          <option value="vendido">Vendidos</option>
+          <option value="arquivado">Arquivados</option>
+        </select>
+        <span className="spacer" />
+        <div className="segmented" role="group" aria-label="Visualização">
+          <button type="button" aria-pressed={view === 'board'} onClick={() => setView('board')}>
+            <Columns3 size={15} aria-hidden /> Quadro
+          </button>
+          <button type="button" aria-pressed={view === 'list'} onClick={() => setView('list')}>
+            <List size={15} aria-hidden /> Lista
+          </button>
+        </div>
       </div>
-      {body}
+      {view === 'board' ? body : <VehiclesList params={params} status={status} onOpen={setOpenId} />}
       {creating ? <VehicleForm onClose={() => setCreating(false)} onSaved={(v) => setOpenId(v.id)} /> : null}
       <VehicleDialog id={openId} onClose={() => setOpenId(null)} />
     </>

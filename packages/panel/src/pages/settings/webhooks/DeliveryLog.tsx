@@ -1,5 +1,6 @@
 import { ChevronDown, ChevronRight, History, Inbox, RotateCw } from 'lucide-react';
 import { Fragment, useState } from 'react';
+import { Pager } from '../../records/shared';
 import { fieldError } from '../../../api/client';
 import type { Delivery, DeliveryAttempt } from '../../../api/types';
 import { useDeliveries, useEventTypes, useRecoverDeliveries, useResendDelivery } from '../../../api/webhooks';
@@ -46,7 +47,6 @@ export function DeliveryLog({ webhookId, canWrite }: { webhookId: string; canWri
     });
 
   const p = log.data?.pagination;
-  const hasMore = p ? page < p.pages : false;
 
   let body;
   if (log.isPending) body = <Loading />;
@@ -131,19 +131,7 @@ export function DeliveryLog({ webhookId, canWrite }: { webhookId: string; canWri
             </tbody>
           </table>
         </div>
-        <div className="pager">
-          <span className="small muted">
-            Página {page} de {Math.max(1, p?.pages ?? 1)} · {p?.total ?? 0} {p?.total === 1 ? 'entrega' : 'entregas'}
-          </span>
-          <div className="row">
-            <Button size="sm" disabled={page <= 1} onClick={() => setPage((n) => n - 1)}>
-              Anterior
-            </Button>
-            <Button size="sm" disabled={!hasMore} onClick={() => setPage((n) => n + 1)}>
-              Próxima
-            </Button>
-          </div>
-        </div>
+        <Pager page={page} pagination={{ pages: p?.pages ?? 1, total: p?.total ?? 0 }} noun={['entrega', 'entregas']} onPage={setPage} />
       </>
     );
 
