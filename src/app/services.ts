@@ -67,7 +67,7 @@ export function createServices(db: Db, options: ServicesOptions = {}) {
     idempotency: createIdempotencyService(db.kysely, { clock }),
     deliveries: createDeliveriesService(db, { clock }),
     sessions,
-    users: createUsersService(db.kysely, { teams, sessions, clock, dialect: db.dialect, hashing: options.passwordHashing }),
+    users: createUsersService(db.kysely, { teams, sessions, clock, hashing: options.passwordHashing }),
     phases: createPhasesService(db),
     lossReasons: createLossReasonsService(db),
     vehicles: createVehiclesService(db, { clock, reads }),

@@ -48,13 +48,12 @@ function dueAtOf(raw: string | null | undefined): string | null {
 const latest = (a?: string, b?: string) => (a === undefined ? b : b === undefined ? a : a > b ? a : b);
 const earliest = (a?: string, b?: string) => (a === undefined ? b : b === undefined ? a : a < b ? a : b);
 
-export function createActivitiesService(db: Db, { clock, reads }: { clock: Clock; reads: ReadPlanner }) {
+export function createActivitiesService(db: Pick<Db, 'kysely'>, { clock, reads }: { clock: Clock; reads: ReadPlanner }) {
   const k = db.kysely;
-  const lockRows = db.dialect === 'postgres';
 
   async function loadForUpdate(trx: Trx, teamId: string, rawId: string): Promise<ActivityRow> {
     const id = canonicalId(rawId);
-    const row = id ? await (lockRows ? repo.findActivityForUpdate(trx, teamId, id) : repo.findActivity(trx, teamId, id)) : undefined;
+    const row = id ? await repo.findActivityForChange(trx, teamId, id) : undefined;
     if (!row) throw notFound(messages.activityNotFound);
     return row;
   }

@@ -127,14 +127,13 @@ async function guardDuplicates<T>(write: () => Promise<T>): Promise<T> {
   }
 }
 
-export function createClientsService(db: Db, { clock, reads }: { clock: Clock; reads: ReadPlanner }) {
+export function createClientsService(db: Pick<Db, 'kysely'>, { clock, reads }: { clock: Clock; reads: ReadPlanner }) {
   const k = db.kysely;
-  const lockRows = db.dialect === 'postgres';
 
   /** Writers lock the row (PostgreSQL) so concurrent updates compute from the row they replace. */
   async function loadForUpdate(trx: Trx, teamId: string, rawId: string) {
     const id = canonicalId(rawId);
-    const row = id ? await (lockRows ? repo.findClientForUpdate(trx, teamId, id) : repo.findClient(trx, teamId, id)) : undefined;
+    const row = id ? await repo.findClientForChange(trx, teamId, id) : undefined;
     if (!row) throw notFound(messages.clientNotFound);
     return toClientState(row);
   }

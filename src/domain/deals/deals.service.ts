@@ -19,6 +19,7 @@ import { toDealView, type DealViewRow } from './deals.mapper.js';
 import { DEALS } from './deals.resource.js';
 import type { ReadPlanner } from '../reads/read-planner.repository.js';
 import { teamScope } from '../reads/scope.js';
+import * as createRepo from './deal-create.repository.js';
 import * as repo from './deals.repository.js';
 import {
   DEAL_SORT_FIELDS,
@@ -87,14 +88,13 @@ function updateEvents(changed: readonly string[], next: DealView): EventType[] {
   return types;
 }
 
-export function createDealsService(db: Db, { clock, reads }: { clock: Clock; reads: ReadPlanner }) {
+export function createDealsService(db: Pick<Db, 'kysely'>, { clock, reads }: { clock: Clock; reads: ReadPlanner }) {
   const k = db.kysely;
-  const lockRows = db.dialect === 'postgres';
 
   /** Writers lock the row (PostgreSQL) so concurrent updates compute from the row they replace. */
   async function loadForUpdate(trx: Trx, teamId: string, rawId: string) {
     const id = canonicalId(rawId);
-    const row = id ? await (lockRows ? repo.findDealForUpdate(trx, teamId, id) : repo.findDeal(trx, teamId, id)) : undefined;
+    const row = id ? await repo.findDealForChange(trx, teamId, id) : undefined;
     if (!row) throw notFound(messages.dealNotFound);
     return row;
   }
@@ -131,7 +131,7 @@ export function createDealsService(db: Db, { clock, reads }: { clock: Clock; rea
     const phaseName = input.phase ?? 'lead';
     // A client_id that is not a UUID names no client (checked after the phase, as ever).
     const clientId = input.client_id != null ? canonicalId(input.client_id) : null;
-    const found = await repo.createLookup(executor, teamId, phaseName, clientId);
+    const found = await createRepo.createLookup(executor, teamId, phaseName, clientId);
     if (!found.phase || (input.client_id != null && !found.client)) {
       // Every invalid field at once; the message is the contract's, the team's phases go in a documented detail.
       await checkAll(
@@ -148,7 +148,7 @@ export function createDealsService(db: Db, { clock, reads }: { clock: Clock; rea
     const phase = found.phase!;
     const now = isoNow(clock);
     const priority = input.priority ?? 'media';
-    const row: repo.CreatedDealRow = {
+    const row: createRepo.CreatedDealRow = {
       id: newId(),
       team_id: teamId,
       title: input.title,
@@ -221,7 +221,7 @@ export function createDealsService(db: Db, { clock, reads }: { clock: Clock; rea
     );
     // A won deal sells the in-stock vehicle its case_id names, in this transaction (after the deal's events).
     const sold =
-      changed.includes('status') && next.status === 'ganho' && next.case_id !== null ? await sellVehicleOfDeal(trx, lockRows, teamId, next.case_id, now) : null;
+      changed.includes('status') && next.status === 'ganho' && next.case_id !== null ? await sellVehicleOfDeal(trx, teamId, next.case_id, now) : null;
     return { deal: next, previous, sold };
   }
 
@@ -255,30 +255,7 @@ export function createDealsService(db: Db, { clock, reads }: { clock: Clock; rea
     async create(teamId: string, input: DealCreateInput, options: WriteOptions<DealView> = {}): Promise<DealView> {
       const prepare = (executor: DbExecutor) => prepareCreate(executor, teamId, input);
 
-      if (db.dialect === 'postgres') {
-        // Two statements (issue 15, was eight with BEGIN and COMMIT): the read, then the deal, its event,
-        // its deliveries and the NOTIFY in one statement, atomic on its own. A transaction only to store
-        // an Idempotency-Key's answer with them.
-        const write = async (executor: DbExecutor) => {
-          const { row, deal, now, hooks, events } = await prepare(executor);
-          await repo.insertDealWithEventsPostgres(executor, repo.dealValues(row), teamId, events, now, hooks);
-          return deal;
-        };
-        const inTransaction = options.inTransaction;
-        if (!inTransaction) return write(k);
-        return k.transaction().execute(async (trx) => {
-          const deal = await write(trx);
-          await inTransaction(trx, deal);
-          return deal;
-        });
-      }
-      return k.transaction().execute(async (trx) => {
-        const { row, deal, now, hooks, events } = await prepare(trx);
-        await repo.insertCreatedDeal(trx, row);
-        await recordEvents(trx, teamId, events, now, hooks);
-        await options.inTransaction?.(trx, deal);
-        return deal;
-      });
+      return createRepo.insertDealWithEvents(k, teamId, prepare, options.inTransaction);
     },
 
     /**

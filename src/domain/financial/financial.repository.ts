@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { DbExecutor, Trx } from '../../storage/executor.js';
+import { locksRows } from '../../storage/dialect.js';
 import type { FinancialRow, FinancialUpdate, NewFinancialRow } from '../../storage/database.js';
 
 export const findFinancial = (db: DbExecutor, teamId: string, id: string): Promise<FinancialRow | undefined> =>
@@ -7,6 +8,10 @@ export const findFinancial = (db: DbExecutor, teamId: string, id: string): Promi
 
 export const findFinancialForUpdate = (trx: Trx, teamId: string, id: string): Promise<FinancialRow | undefined> =>
   trx.selectFrom('financial_records').selectAll().where('team_id', '=', teamId).where('id', '=', id).forUpdate().executeTakeFirst();
+
+/** The row a write changes: row-locked until the transaction ends where transactions run at once (PostgreSQL). */
+export const findFinancialForChange = (trx: Trx, teamId: string, id: string) =>
+  locksRows(trx) ? findFinancialForUpdate(trx, teamId, id) : findFinancial(trx, teamId, id);
 
 export const findFinancialById = (db: DbExecutor, id: string): Promise<FinancialRow | undefined> =>
   db.selectFrom('financial_records').selectAll().where('id', '=', id).executeTakeFirst();

@@ -70,13 +70,12 @@ function paidAtOf(raw: string | null | undefined, now: string): string {
   return at.toISOString();
 }
 
-export function createFinancialService(db: Db, { clock, reads }: { clock: Clock; reads: ReadPlanner }) {
+export function createFinancialService(db: Pick<Db, 'kysely'>, { clock, reads }: { clock: Clock; reads: ReadPlanner }) {
   const k = db.kysely;
-  const lockRows = db.dialect === 'postgres';
 
   async function loadForUpdate(trx: Trx, teamId: string, rawId: string): Promise<FinancialRow> {
     const id = canonicalId(rawId);
-    const row = id ? await (lockRows ? repo.findFinancialForUpdate(trx, teamId, id) : repo.findFinancial(trx, teamId, id)) : undefined;
+    const row = id ? await repo.findFinancialForChange(trx, teamId, id) : undefined;
     if (!row) throw notFound(messages.financialNotFound);
     return row;
   }

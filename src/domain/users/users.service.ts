@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { DbExecutor } from '../../storage/executor.js';
 import type { UserRow } from '../../storage/database.js';
-import type { DialectName } from '../../storage/dialect.js';
 import { uniqueViolationIndex } from '../../storage/unique-violation.js';
 import { AppError, duplicateEntry, notFound, validationError } from '../shared/errors.js';
 import { canonicalId, newId } from '../shared/ids.js';
@@ -77,9 +76,8 @@ export function createUsersService(
     teams,
     sessions,
     clock,
-    dialect = 'sqlite',
     hashing = DEFAULT_PASSWORD_HASHING,
-  }: { teams: Pick<TeamsService, 'find'>; sessions: Pick<SessionsService, 'endAllOf'>; clock: Clock; dialect?: DialectName; hashing?: PasswordHashing },
+  }: { teams: Pick<TeamsService, 'find'>; sessions: Pick<SessionsService, 'endAllOf'>; clock: Clock; hashing?: PasswordHashing },
 ) {
   let decoy: Promise<string> | null = null;
 
@@ -192,7 +190,7 @@ export function createUsersService(
       if (input.role !== undefined) patch.role = checkRole(input.role);
       const updated = await db.transaction().execute(async (trx) => {
         // Two owners demoting each other at once must not leave the team without one (PostgreSQL; SQLite serialises writes).
-        if (dialect === 'postgres') await repo.lockTeamForUsers(trx, teamId);
+        await repo.lockTeamForUsers(trx, teamId);
         const row = await load(teamId, rawId, trx);
         const wasDeactivatedAt = row.deactivated_at === null ? null : new Date(row.deactivated_at).toISOString();
         const deactivatedAt = input.active === undefined ? wasDeactivatedAt : input.active ? null : (wasDeactivatedAt ?? isoNow(clock));
