@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander';
 import { BOARDS } from '../../domain/phases/phases.types.js';
 import { checkBoard, parsePhaseList } from '../../domain/phases/phases.service.js';
+import { LEAD_DISTRIBUTIONS } from '../../domain/leads/leads.types.js';
 import { PLANS, PREVIEW_AREAS } from '../../domain/teams/teams.types.js';
 import { withContext } from '../context.js';
 import { print, table } from '../output.js';
@@ -87,6 +88,29 @@ export function teamsCommand(): Command {
         opts.set === undefined ? ctx.phases.list(opts.team, board) : ctx.phases.replace(opts.team, board, parsePhaseList(opts.set)),
       );
       print(!!opts.json, phases, () => table(phases, board === 'deals' ? ['position', 'name', 'label', 'probability'] : ['position', 'name', 'label']));
+    });
+
+  teams
+    .command('settings')
+    .description("show or change a team's settings: how leads are distributed, to whom when fixed, and the response target")
+    .requiredOption('--team <team_id>', 'team id')
+    .addOption(
+      new Option('--lead-distribution <mode>', 'round_robin (among active people who take leads), fixed (one user) or none').choices(LEAD_DISTRIBUTIONS),
+    )
+    .option('--lead-user <user_id>', "the user who receives every lead with 'fixed'")
+    .option('--response-minutes <n>', 'minutes after arrival the "Responder lead" call is due (default 15)', (v) => Number(v))
+    .option('--json', 'print one JSON object')
+    .action(async (opts: { team: string; leadDistribution?: string; leadUser?: string; responseMinutes?: number; json?: boolean }) => {
+      const change = { distribution: opts.leadDistribution, user_id: opts.leadUser, response_minutes: opts.responseMinutes };
+      const changing = Object.values(change).some((v) => v !== undefined);
+      const leads = await withContext((ctx) => (changing ? ctx.leads.updateSettings(opts.team, change) : ctx.leads.settings(opts.team)));
+      print(!!opts.json, { id: opts.team, leads }, () =>
+        [
+          `Team ${opts.team}`,
+          `  lead distribution: ${leads.distribution}${leads.user_id ? ` (${leads.user_id})` : ''}`,
+          `  response target:   ${leads.response_minutes} min`,
+        ].join('\n'),
+      );
     });
 
   return teams;

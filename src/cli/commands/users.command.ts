@@ -18,10 +18,14 @@ export function usersCommand(): Command {
     .requiredOption('--name <name>', 'full name')
     .addOption(new Option('--role <role>', 'role').choices(ROLES).default('seller'))
     .option('--password <password>', 'initial password (10+ characters); prefer the link, which keeps it out of shell history')
+    .addOption(
+      new Option('--takes-leads <bool>', 'whether the round-robin gives them leads (default: true for sellers, false otherwise)').choices(['true', 'false']),
+    )
     .option('--json', 'print one JSON object')
-    .action(async (opts: { team: string; email: string; name: string; role: string; password?: string; json?: boolean }) => {
+    .action(async (opts: { team: string; email: string; name: string; role: string; password?: string; takesLeads?: string; json?: boolean }) => {
+      const takesLeads = opts.takesLeads === undefined ? undefined : opts.takesLeads === 'true';
       const { user, link } = await withContext((ctx) =>
-        ctx.users.create({ teamId: opts.team, email: opts.email, name: opts.name, role: opts.role, password: opts.password }),
+        ctx.users.create({ teamId: opts.team, email: opts.email, name: opts.name, role: opts.role, password: opts.password, takesLeads }),
       );
       const url = link ? setPasswordUrl(link.token) : null;
       print(!!opts.json, { ...user, set_password_url: url, set_password_expires_at: link?.expires_at ?? null }, () =>
@@ -30,6 +34,7 @@ export function usersCommand(): Command {
           `  e-mail: ${user.email}`,
           `  name:   ${user.name}`,
           `  role:   ${user.role}`,
+          `  leads:  ${user.takes_leads ? 'takes leads' : 'does not take leads'}`,
           '',
           url ? `Open this link to choose a password (works once, until ${link!.expires_at}):\n  ${url}` : `Sign in at ${panelBaseUrl(loadConfig())}/`,
         ].join('\n'),
@@ -43,7 +48,7 @@ export function usersCommand(): Command {
     .option('--json', 'print a JSON array')
     .action(async (opts: { team: string; json?: boolean }) => {
       const rows = await withContext((ctx) => ctx.users.list(opts.team));
-      print(!!opts.json, rows, () => table(rows, ['id', 'email', 'name', 'role', 'active', 'has_password', 'created_at']));
+      print(!!opts.json, rows, () => table(rows, ['id', 'email', 'name', 'role', 'active', 'has_password', 'takes_leads', 'created_at']));
     });
 
   users
