@@ -19,6 +19,7 @@ import { createFinancialService } from '../domain/financial/financial.service.js
 import { createBoardsService } from '../domain/boards/boards.service.js';
 import { createScheduleService } from '../domain/schedule/schedule.service.js';
 import { createAiService } from '../domain/ai/ai.service.js';
+import { createAiServing } from '../domain/ai/ai-serving.service.js';
 import { trainingRunner } from '../worker/ai-training-thread.js';
 
 export interface ServicesOptions {
@@ -46,6 +47,7 @@ export function createServices(db: Db, options: ServicesOptions = {}) {
   const teams = createTeamsService(db.kysely, { clock });
   const reads = createReadPlanner(db);
   const sessions = createSessionsService(db.kysely, { clock, settings: options.sessionSettings });
+  const aiServing = createAiServing(db, { clock });
   return {
     clock,
     teams,
@@ -55,8 +57,8 @@ export function createServices(db: Db, options: ServicesOptions = {}) {
       authChanges: options.authCache === false ? undefined : db.authChanges,
       committedReads: db.committedReader !== undefined,
     }),
-    deals: createDealsService(db, { clock, reads }),
-    clients: createClientsService(db, { clock, reads }),
+    deals: createDealsService(db, { clock, reads, ai: aiServing }),
+    clients: createClientsService(db, { clock, reads, ai: aiServing }),
     webhooks: createWebhooksService(db, { teams, clock, allowPrivateTargets: options.allowPrivateWebhookTargets }),
     idempotency: createIdempotencyService(db.kysely, { clock }),
     deliveries: createDeliveriesService(db, { clock }),
@@ -64,11 +66,20 @@ export function createServices(db: Db, options: ServicesOptions = {}) {
     users: createUsersService(db.kysely, { teams, sessions, clock, dialect: db.dialect, hashing: options.passwordHashing }),
     phases: createPhasesService(db),
     vehicles: createVehiclesService(db, { clock, reads }),
-    activities: createActivitiesService(db, { clock, reads }),
+    activities: createActivitiesService(db, { clock, reads, ai: aiServing }),
     financial: createFinancialService(db, { clock, reads }),
     schedule: createScheduleService(db, { clock }),
     boards: createBoardsService(db, { clock }),
-    ai: createAiService(db, { clock, runTraining: trainingRunner(db, options.databaseUrl) }),
+    aiServing,
+    ai: createAiService(db, {
+      clock,
+      runTraining: trainingRunner(db, options.databaseUrl),
+      // A new model: forget the cached one and refresh the team's deals with it.
+      afterTraining: async (teamId) => {
+        aiServing.invalidate(teamId);
+        await aiServing.refreshTeam(teamId);
+      },
+    }),
   };
 }
 

@@ -1230,8 +1230,10 @@ export interface webhooks {
                                 } | null;
                                 responsible_id: string | null;
                                 case_id: string | null;
-                                ai_summary: null;
-                                ai_win_probability: null;
+                                /** @description Resumo do negócio em português, gerado no próprio servidor por modelos de texto fixos; null em negócios arquivados. */
+                                ai_summary: string | null;
+                                /** @description Probabilidade de ganho (0..100) do modelo do próprio time; null em negócios fechados e em times com menos de 40 negócios fechados. Escrever este campo é ignorado. */
+                                ai_win_probability: number | null;
                                 /** @example 2026-11-22T14:03:27Z */
                                 created_at: string;
                                 /** @example 2026-11-22T14:03:27Z */
@@ -1346,8 +1348,10 @@ export interface webhooks {
                                 } | null;
                                 responsible_id: string | null;
                                 case_id: string | null;
-                                ai_summary: null;
-                                ai_win_probability: null;
+                                /** @description Resumo do negócio em português, gerado no próprio servidor por modelos de texto fixos; null em negócios arquivados. */
+                                ai_summary: string | null;
+                                /** @description Probabilidade de ganho (0..100) do modelo do próprio time; null em negócios fechados e em times com menos de 40 negócios fechados. Escrever este campo é ignorado. */
+                                ai_win_probability: number | null;
                                 /** @example 2026-11-22T14:03:27Z */
                                 created_at: string;
                                 /** @example 2026-11-22T14:03:27Z */
@@ -1462,8 +1466,10 @@ export interface webhooks {
                                 } | null;
                                 responsible_id: string | null;
                                 case_id: string | null;
-                                ai_summary: null;
-                                ai_win_probability: null;
+                                /** @description Resumo do negócio em português, gerado no próprio servidor por modelos de texto fixos; null em negócios arquivados. */
+                                ai_summary: string | null;
+                                /** @description Probabilidade de ganho (0..100) do modelo do próprio time; null em negócios fechados e em times com menos de 40 negócios fechados. Escrever este campo é ignorado. */
+                                ai_win_probability: number | null;
                                 /** @example 2026-11-22T14:03:27Z */
                                 created_at: string;
                                 /** @example 2026-11-22T14:03:27Z */
@@ -1578,8 +1584,10 @@ export interface webhooks {
                                 } | null;
                                 responsible_id: string | null;
                                 case_id: string | null;
-                                ai_summary: null;
-                                ai_win_probability: null;
+                                /** @description Resumo do negócio em português, gerado no próprio servidor por modelos de texto fixos; null em negócios arquivados. */
+                                ai_summary: string | null;
+                                /** @description Probabilidade de ganho (0..100) do modelo do próprio time; null em negócios fechados e em times com menos de 40 negócios fechados. Escrever este campo é ignorado. */
+                                ai_win_probability: number | null;
                                 /** @example 2026-11-22T14:03:27Z */
                                 created_at: string;
                                 /** @example 2026-11-22T14:03:27Z */
@@ -1694,8 +1702,10 @@ export interface webhooks {
                                 } | null;
                                 responsible_id: string | null;
                                 case_id: string | null;
-                                ai_summary: null;
-                                ai_win_probability: null;
+                                /** @description Resumo do negócio em português, gerado no próprio servidor por modelos de texto fixos; null em negócios arquivados. */
+                                ai_summary: string | null;
+                                /** @description Probabilidade de ganho (0..100) do modelo do próprio time; null em negócios fechados e em times com menos de 40 negócios fechados. Escrever este campo é ignorado. */
+                                ai_win_probability: number | null;
                                 /** @example 2026-11-22T14:03:27Z */
                                 created_at: string;
                                 /** @example 2026-11-22T14:03:27Z */
@@ -3035,8 +3045,10 @@ export interface operations {
                             } | null;
                             responsible_id: string | null;
                             case_id: string | null;
-                            ai_summary: null;
-                            ai_win_probability: null;
+                            /** @description Resumo do negócio em português, gerado no próprio servidor por modelos de texto fixos; null em negócios arquivados. */
+                            ai_summary: string | null;
+                            /** @description Probabilidade de ganho (0..100) do modelo do próprio time; null em negócios fechados e em times com menos de 40 negócios fechados. Escrever este campo é ignorado. */
+                            ai_win_probability: number | null;
                             /** @example 2026-11-22T14:03:27Z */
                             created_at: string;
                             /** @example 2026-11-22T14:03:27Z */
@@ -3521,8 +3533,10 @@ export interface operations {
                             } | null;
                             responsible_id: string | null;
                             case_id: string | null;
-                            ai_summary: null;
-                            ai_win_probability: null;
+                            /** @description Resumo do negócio em português, gerado no próprio servidor por modelos de texto fixos; null em negócios arquivados. */
+                            ai_summary: string | null;
+                            /** @description Probabilidade de ganho (0..100) do modelo do próprio time; null em negócios fechados e em times com menos de 40 negócios fechados. Escrever este campo é ignorado. */
+                            ai_win_probability: number | null;
                             /** @example 2026-11-22T14:03:27Z */
                             created_at: string;
                             /** @example 2026-11-22T14:03:27Z */
@@ -4246,8 +4260,10 @@ export interface operations {
                             } | null;
                             responsible_id: string | null;
                             case_id: string | null;
-                            ai_summary: null;
-                            ai_win_probability: null;
+                            /** @description Resumo do negócio em português, gerado no próprio servidor por modelos de texto fixos; null em negócios arquivados. */
+                            ai_summary: string | null;
+                            /** @description Probabilidade de ganho (0..100) do modelo do próprio time; null em negócios fechados e em times com menos de 40 negócios fechados. Escrever este campo é ignorado. */
+                            ai_win_probability: number | null;
                             /** @example 2026-11-22T14:03:27Z */
                             created_at: string;
                             /** @example 2026-11-22T14:03:27Z */
@@ -4805,8 +4821,10 @@ export interface operations {
                             } | null;
                             responsible_id?: string | null;
                             case_id?: string | null;
-                            ai_summary?: null;
-                            ai_win_probability?: null;
+                            /** @description Resumo do negócio em português, gerado no próprio servidor por modelos de texto fixos; null em negócios arquivados. */
+                            ai_summary?: string | null;
+                            /** @description Probabilidade de ganho (0..100) do modelo do próprio time; null em negócios fechados e em times com menos de 40 negócios fechados. Escrever este campo é ignorado. */
+                            ai_win_probability?: number | null;
                             /** @example 2026-11-22T14:03:27Z */
                             created_at?: string;
                             /** @example 2026-11-22T14:03:27Z */

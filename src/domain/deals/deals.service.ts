@@ -19,6 +19,8 @@ import { toDealView, type DealViewRow } from './deals.mapper.js';
 import { DEALS } from './deals.resource.js';
 import type { ReadPlanner } from '../reads/read-planner.repository.js';
 import { teamScope } from '../reads/scope.js';
+import type { AiServing } from '../ai/ai-serving.service.js';
+import type { DealFacts } from '../ai/serving.js';
 import * as repo from './deals.repository.js';
 import {
   DEAL_SORT_FIELDS,
@@ -84,7 +86,35 @@ function updateEvents(changed: readonly string[], next: DealView): EventType[] {
   return types;
 }
 
-export function createDealsService(db: Db, { clock, reads }: { clock: Clock; reads: ReadPlanner }) {
+/** A deal as the AI refresh reads it: its answer, when it was created and when it entered its phase. */
+function factsOf(d: DealView, createdAt: string | Date, phaseChangedAt: string | Date): DealFacts {
+  return {
+    id: d.id,
+    title: d.title,
+    status: d.status,
+    phase: d.phase,
+    value_cents: centsOf(d.value),
+    source: d.source,
+    priority: d.priority,
+    client_id: d.client_id,
+    responsible_id: d.responsible_id,
+    case_id: d.case_id,
+    store_id: d.store_id,
+    expected_close_date: d.expected_close_date,
+    loss_reason: d.loss_reason,
+    created_at: new Date(createdAt).getTime(),
+    phase_changed_at: new Date(phaseChangedAt).getTime(),
+  };
+}
+
+export interface DealsServiceDeps {
+  clock: Clock;
+  reads: ReadPlanner;
+  /** Computes `ai_win_probability` and `ai_summary` with each write (absent: both stay null). */
+  ai?: Pick<AiServing, 'fieldsFor'>;
+}
+
+export function createDealsService(db: Db, { clock, reads, ai }: DealsServiceDeps) {
   const k = db.kysely;
   const lockRows = db.dialect === 'postgres';
 
@@ -156,7 +186,8 @@ export function createDealsService(db: Db, { clock, reads }: { clock: Clock; rea
       const clientId = input.client_id != null ? canonicalId(input.client_id) : null;
       /** The checks, the row and its event, from one read of the phase, the client and the webhooks. */
       const prepare = async (executor: DbExecutor) => {
-        const found = await repo.createLookup(executor, teamId, phaseName, clientId);
+        const caseId = input.case_id != null ? canonicalId(input.case_id) : null;
+        const found = await repo.createLookup(executor, teamId, phaseName, clientId, caseId);
         if (!found.phase || (input.client_id != null && !found.client)) {
           // Every invalid field at once; the message is the contract's, the team's phases go in a documented detail.
           await checkAll(
@@ -199,7 +230,15 @@ export function createDealsService(db: Db, { clock, reads }: { clock: Clock; rea
           archived_at: null,
           created_at: now,
           updated_at: now,
+          ai_win_probability: null,
+          ai_summary: null,
+          phase_changed_at: now,
         };
+        if (ai && found.ai) {
+          const fields = await ai.fieldsFor(executor, teamId, factsOf(toDealView({ ...row, client_name: null }), now, now), { context: found.ai, activities: [] });
+          row.ai_win_probability = fields.ai_win_probability;
+          row.ai_summary = fields.ai_summary;
+        }
         const deal = toDealView({ ...row, client_name: client?.name ?? null });
         return { row, deal, now, hooks: found.hooks, events: [{ type: 'deal.created' as const, object: deal, previous: null }] };
       };
@@ -235,7 +274,8 @@ export function createDealsService(db: Db, { clock, reads }: { clock: Clock; rea
       const sent = DEAL_UPDATABLE.filter((f) => body[f] !== undefined);
       if (sent.length === 0) throw validationError(messages.noFieldToUpdate);
       const change = await k.transaction().execute(async (trx) => {
-        const current = toDealView(await loadForUpdate(trx, teamId, rawId));
+        const currentRow = await loadForUpdate(trx, teamId, rawId);
+        const current = toDealView(currentRow);
         const next: DealView = { ...current };
         for (const field of sent) (next as unknown as Record<string, unknown>)[field] = body[field];
         await checkAll(
@@ -260,6 +300,13 @@ export function createDealsService(db: Db, { clock, reads }: { clock: Clock; rea
         const patch: DealUpdate = { updated_at: now };
         for (const field of changed) Object.assign(patch, columnsFor(field, next));
         if (changed.includes('status')) patch.archived_at = next.status === 'arquivado' ? now : null;
+        if (changed.includes('phase')) patch.phase_changed_at = now;
+        if (ai) {
+          const since = patch.phase_changed_at ?? currentRow.phase_changed_at ?? currentRow.created_at;
+          const fields = await ai.fieldsFor(trx, teamId, factsOf(next, currentRow.created_at, since));
+          Object.assign(patch, fields);
+          Object.assign(next, fields);
+        }
         await repo.updateDeal(trx, teamId, current.id, patch);
         next.updated_at = toApiTimestamp(now);
         const previous = Object.fromEntries(changed.map((f) => [f, current[f]])) as Partial<DealView>;
@@ -286,8 +333,9 @@ export function createDealsService(db: Db, { clock, reads }: { clock: Clock; rea
           return { deal: current, previous: {}, archivedAt: toApiTimestamp(row.archived_at ?? row.updated_at) };
         }
         const now = isoNow(clock);
-        await repo.updateDeal(trx, teamId, row.id, { status: 'arquivado', archived_at: now, updated_at: now });
-        const deal: DealView = { ...current, status: 'arquivado', updated_at: toApiTimestamp(now) };
+        // An archived deal answers neither field (DECISIONS).
+        await repo.updateDeal(trx, teamId, row.id, { status: 'arquivado', archived_at: now, updated_at: now, ai_win_probability: null, ai_summary: null });
+        const deal: DealView = { ...current, status: 'arquivado', updated_at: toApiTimestamp(now), ai_win_probability: null, ai_summary: null };
         const previous = { status: current.status };
         await recordEvents(trx, teamId, [{ type: 'deal.updated', object: deal, previous }], now);
         return { deal, previous, archivedAt: toApiTimestamp(now) };

@@ -8128,8 +8128,10 @@ export interface operations {
                             } | null;
                             responsible_id: string | null;
                             case_id: string | null;
-                            ai_summary: null;
-                            ai_win_probability: null;
+                            /** @description Resumo do negócio em português, gerado no próprio servidor por modelos de texto fixos; null em negócios arquivados. */
+                            ai_summary: string | null;
+                            /** @description Probabilidade de ganho (0..100) do modelo do próprio time; null em negócios fechados e em times com menos de 40 negócios fechados. Escrever este campo é ignorado. */
+                            ai_win_probability: number | null;
                             /** @example 2026-11-22T14:03:27Z */
                             created_at: string;
                             /** @example 2026-11-22T14:03:27Z */
@@ -8437,8 +8439,10 @@ export interface operations {
                             } | null;
                             responsible_id: string | null;
                             case_id: string | null;
-                            ai_summary: null;
-                            ai_win_probability: null;
+                            /** @description Resumo do negócio em português, gerado no próprio servidor por modelos de texto fixos; null em negócios arquivados. */
+                            ai_summary: string | null;
+                            /** @description Probabilidade de ganho (0..100) do modelo do próprio time; null em negócios fechados e em times com menos de 40 negócios fechados. Escrever este campo é ignorado. */
+                            ai_win_probability: number | null;
                             /** @example 2026-11-22T14:03:27Z */
                             created_at: string;
                             /** @example 2026-11-22T14:03:27Z */
@@ -8697,8 +8701,10 @@ export interface operations {
                             } | null;
                             responsible_id: string | null;
                             case_id: string | null;
-                            ai_summary: null;
-                            ai_win_probability: null;
+                            /** @description Resumo do negócio em português, gerado no próprio servidor por modelos de texto fixos; null em negócios arquivados. */
+                            ai_summary: string | null;
+                            /** @description Probabilidade de ganho (0..100) do modelo do próprio time; null em negócios fechados e em times com menos de 40 negócios fechados. Escrever este campo é ignorado. */
+                            ai_win_probability: number | null;
                             /** @example 2026-11-22T14:03:27Z */
                             created_at: string;
                             /** @example 2026-11-22T14:03:27Z */
@@ -8998,8 +9004,10 @@ export interface operations {
                             } | null;
                             responsible_id: string | null;
                             case_id: string | null;
-                            ai_summary: null;
-                            ai_win_probability: null;
+                            /** @description Resumo do negócio em português, gerado no próprio servidor por modelos de texto fixos; null em negócios arquivados. */
+                            ai_summary: string | null;
+                            /** @description Probabilidade de ganho (0..100) do modelo do próprio time; null em negócios fechados e em times com menos de 40 negócios fechados. Escrever este campo é ignorado. */
+                            ai_win_probability: number | null;
                             /** @example 2026-11-22T14:03:27Z */
                             created_at: string;
                             /** @example 2026-11-22T14:03:27Z */
@@ -14443,8 +14451,10 @@ export interface operations {
                                 } | null;
                                 responsible_id: string | null;
                                 case_id: string | null;
-                                ai_summary: null;
-                                ai_win_probability: null;
+                                /** @description Resumo do negócio em português, gerado no próprio servidor por modelos de texto fixos; null em negócios arquivados. */
+                                ai_summary: string | null;
+                                /** @description Probabilidade de ganho (0..100) do modelo do próprio time; null em negócios fechados e em times com menos de 40 negócios fechados. Escrever este campo é ignorado. */
+                                ai_win_probability: number | null;
                                 /** @example 2026-11-22T14:03:27Z */
                                 created_at: string;
                                 /** @example 2026-11-22T14:03:27Z */
