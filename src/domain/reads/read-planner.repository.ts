@@ -15,7 +15,7 @@ import {
   statusTotalColumn,
   type ListRead,
 } from '../shared/list-sql.js';
-import { countListedSearchHits, listedSearchPage, pgListedSearchPage } from '../shared/search-sql.js';
+import { countListedSearchHits, listedSearchPage } from '../shared/search-sql.js';
 import { sqliteIndexServes } from '../shared/text-search.js';
 import { namesFew, searchQueries } from './exact-search.repository.js';
 import {
@@ -42,15 +42,15 @@ import type { Scope } from './scope.js';
  * choice about how to read: which statement (compiled once per shape, or built), which connection (the
  * read workers for long reads, the committed reader for the short status-only pages and reads by id
  * on SQLite), which way a search reads its page, where a total comes from. The choices depend on the
- * request and on the data (counts), never on earlier requests.
+ * request and on the data (counts read by the request itself), never on earlier requests.
  *
  * The paths of a list, in order:
  * 1. status only (the default list, or one status), before DEEP_PAGE_OFFSET: one compiled statement
  *    per shape, the page with its exact total from the per-status counters and the auth_epoch counter
  *    of the same snapshot (list-sql.ts, statusListRead);
- * 2. a search of the listed rows and nothing else: SQLite, page and total in one statement from the
- *    FTS hits (search-sql.ts, listedSearchPage); PostgreSQL in date order, page and count together
- *    (pgListedSearchPage);
+ * 2. a search of the listed rows and nothing else (deals, clients, vehicles): page and total in one
+ *    statement, which reads the search's hits and the listed rows counted first and chooses from them
+ *    how to read the page (search-sql.ts, listedSearchPage); on PostgreSQL in date order;
  * 3. anything else: the page (from DEEP_PAGE_OFFSET on, its ids first, then their rows) and its exact
  *    total, from the counters when only the status is filtered, from the FTS index alone for a listed
  *    search on SQLite, else counted.
@@ -182,15 +182,18 @@ export async function readList<R>(readers: Readers, d: ResourceDescription, scop
   }
   /** A listed search's page query, in its own condition (search-sql.ts). */
   const listedSearch = (fromHits: boolean, searched: RawBuilder<boolean>) => ordered(where(view(), fromHits, true, searched), d, dialect, sort);
-  const listedSearchOnly = q.search !== undefined && d.search !== undefined && listsListed(d, q.status) && onlySearch(q) && shallow && !byBoard;
-  if (listedSearchOnly && dialect === 'sqlite' && d.search!.sqliteIndex && sqliteIndexServes(queries(q.search!))) {
-    // Page and total in one statement, the index's hits read once.
-    return done(await listedSearchPage(db, d.table as 'deals', queries(q.search!), scope.teamId, page, searchHitsDriveLimit(page), listedSearch));
-  }
-  if (listedSearchOnly && dialect === 'postgres' && sort.field === 'created_at') {
-    // The page walks the date index when the search's hits are dense (search-sql.ts).
-    const pageQuery = (searched: RawBuilder<boolean>) => listedSearch(false, searched);
-    return done(await pgListedSearchPage(db, d.table as 'deals', queries(q.search!), scope.teamId, page, searchHitsDriveLimit(page), pageQuery));
+  // A search of the listed rows and nothing else, on a resource whose listed rows record_counts counts
+  // (its statement weighs the hits against them): page and total in one statement (search-sql.ts). On
+  // PostgreSQL in date order only (the one sort with an index on every table, which a dense search walks).
+  const listedSearchOnly =
+    q.search !== undefined && d.search !== undefined && d.listed.counted && listsListed(d, q.status) && onlySearch(q) && shallow && !byBoard;
+  const listedSearchServed =
+    dialect === 'sqlite' ? d.search?.sqliteIndex !== undefined && q.search !== undefined && sqliteIndexServes(queries(q.search)) : sort.field === 'created_at';
+  if (listedSearchOnly && listedSearchServed) {
+    const listed = statusCondition(d, undefined);
+    return done(
+      await listedSearchPage(db, dialect, d.table as 'deals', listed, queries(q.search!), scope.teamId, page, searchHitsDriveLimit(page), listedSearch),
+    );
   }
   const searchDrives = dialect === 'sqlite' && q.search !== undefined && d.search?.sqliteIndex !== undefined && sqliteIndexServes(queries(q.search));
   if (dialect === 'sqlite' && !searchDrives && rangeFiltered(d, q)) {
