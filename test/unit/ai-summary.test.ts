@@ -28,8 +28,20 @@ function deal(over: Partial<DealFacts> = {}): DealFacts {
   };
 }
 
-const done = (daysAgo: number, type = 'call'): ActivityFact => ({ type, created_at: at(daysAgo + 1), due_at: at(daysAgo), completed_at: at(daysAgo), cancelled_at: null });
-const pending = (dueInDays: number, type = 'meeting'): ActivityFact => ({ type, created_at: at(5), due_at: NOW + dueInDays * DAY, completed_at: null, cancelled_at: null });
+const done = (daysAgo: number, type = 'call'): ActivityFact => ({
+  type,
+  created_at: at(daysAgo + 1),
+  due_at: at(daysAgo),
+  completed_at: at(daysAgo),
+  cancelled_at: null,
+});
+const pending = (dueInDays: number, type = 'meeting'): ActivityFact => ({
+  type,
+  created_at: at(5),
+  due_at: NOW + dueInDays * DAY,
+  completed_at: null,
+  cancelled_at: null,
+});
 
 function input(over: Partial<SummaryInput> = {}): SummaryInput {
   return {
@@ -63,7 +75,10 @@ describe('ai_summary (deterministic templates)', () => {
   });
 
   it('a deal never contacted counts its silence from its creation; nothing linked says so', () => {
-    const text = summarize(input({ deal: deal({ value_cents: null, phase_changed_at: at(0.2) }), clientName: null, vehicleTitle: null, phaseLabel: 'Lead' }), NOW);
+    const text = summarize(
+      input({ deal: deal({ value_cents: null, phase_changed_at: at(0.2) }), clientName: null, vehicleTitle: null, phaseLabel: 'Lead' }),
+      NOW,
+    );
     expect(text).toBe('Cliente não informado. Em Lead desde hoje. Nenhum contato registrado; nada agendado. Atenção: sem contato há 30 dias.');
   });
 

@@ -235,7 +235,10 @@ export function createDealsService(db: Db, { clock, reads, ai }: DealsServiceDep
           phase_changed_at: now,
         };
         if (ai && found.ai) {
-          const fields = await ai.fieldsFor(executor, teamId, factsOf(toDealView({ ...row, client_name: null }), now, now), { context: found.ai, activities: [] });
+          const fields = await ai.fieldsFor(executor, teamId, factsOf(toDealView({ ...row, client_name: null }), now, now), {
+            context: found.ai,
+            activities: [],
+          });
           row.ai_win_probability = fields.ai_win_probability;
           row.ai_summary = fields.ai_summary;
         }
