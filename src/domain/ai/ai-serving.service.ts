@@ -6,7 +6,8 @@ import type { ActivityFact, StoredModel } from './ai.types.js';
 import { loadActivityFacts, loadClientFacts, loadDealEvents, loadVehicleFacts } from './ai.repository.js';
 import { activityFact } from './histories.js';
 import type { DealFacts, ServingInputs, ServingModel } from './serving.js';
-import { winProbability } from './serving.js';
+import { servingFeatures, winProbability } from './serving.js';
+import { explain, type Explanation } from './explain.js';
 import * as repo from './serving.repository.js';
 import { summarize } from './summary.js';
 
@@ -14,6 +15,12 @@ import { summarize } from './summary.js';
 export interface AiFields {
   ai_win_probability: number | null;
   ai_summary: string | null;
+}
+
+/** A deal's probability with the factors behind it (GET /panel/api/deals/:id/probability). */
+export interface DealExplanation extends Explanation {
+  ai_win_probability: number | null;
+  used: ServingModel['used'];
 }
 
 const HOUR = 3_600_000;
@@ -204,6 +211,25 @@ export function createAiServing(db: Db, { clock }: { clock: Clock }) {
         changed += await refresh(db.kysely, teamId);
       }
       return changed;
+    },
+
+    /**
+     * Why a deal's probability is what it is (the panel's dialog): the three factors that raise and
+     * the three that lower it most, in words. Only for an `ativo` deal the model serves; otherwise the
+     * lists are empty and `used` says why (`phase`: the phase's probability; `none`: no model).
+     */
+    async explainDeal(teamId: string, dealId: string): Promise<DealExplanation> {
+      const [deal] = await repo.loadDealFactsForServing(db.kysely, teamId, [dealId]);
+      const model = await servingModel(db.kysely, teamId, undefined);
+      const used = model?.used ?? 'none';
+      if (!deal) return { ai_win_probability: null, used, raising: [], lowering: [] };
+      const { inputs } = await batchInputs(db.kysely, teamId, [deal], false);
+      const now = clock.now().getTime();
+      const facts = { ...deal, case_id: deal.case_id === null ? null : canonicalId(deal.case_id) };
+      const probability = deal.status === 'arquivado' ? null : winProbability(inputs, facts, now);
+      if (deal.status !== 'ativo' || used !== 'model' || !model?.model) return { ai_win_probability: probability, used, raising: [], lowering: [] };
+      const label = (name: string) => inputs.phases.get(name)?.label ?? name;
+      return { ai_win_probability: probability, used, ...explain(model.model, servingFeatures(inputs, model.model, facts, now), { phase: label }) };
     },
 
     /** Forgets a team's cached model (a new one was stored). */

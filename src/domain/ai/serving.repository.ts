@@ -198,3 +198,31 @@ export async function teamsWithDeals(db: DbExecutor): Promise<string[]> {
     .execute();
   return rows.map((r) => r.team_id);
 }
+
+/**
+ * Início's weighted pipeline: the team's `ativo` deals per month of expected close (null: none set),
+ * with their value and their value × probability (the served `ai_win_probability`, or the deal's own
+ * `probability` where there is none). One grouped read over deals_team_status_close_idx.
+ */
+export async function weightedPipeline(db: DbExecutor, teamId: string) {
+  const rows = await db
+    .selectFrom('deals')
+    .select((eb) => [
+      sql<string | null>`substr(expected_close_date, 1, 7)`.as('month'),
+      eb.fn.countAll<number | string>().as('count'),
+      eb.fn.sum<number | string | null>('value_cents').as('value_cents'),
+      sql<number | string | null>`sum(value_cents * coalesce(ai_win_probability, probability))`.as('weighted'),
+    ])
+    .where('team_id', '=', teamId)
+    .where('status', '=', 'ativo')
+    .groupBy(sql`substr(expected_close_date, 1, 7)`)
+    .execute();
+  return rows
+    .map((r) => ({
+      month: r.month,
+      count: Number(r.count),
+      value_cents: Number(r.value_cents ?? 0),
+      weighted_cents: Math.round(Number(r.weighted ?? 0) / 100),
+    }))
+    .sort((a, b) => (a.month === b.month ? 0 : a.month === null ? 1 : b.month === null ? -1 : a.month < b.month ? -1 : 1));
+}

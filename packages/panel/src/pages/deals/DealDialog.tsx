@@ -15,6 +15,7 @@ import { Alert, ErrorState, Loading } from '../../ui/States';
 import { useToast } from '../../ui/Toasts';
 import { ActivityForm } from '../agenda/ActivityForm';
 import { DealFormDialog } from './DealForm';
+import { DealProbability } from './DealProbability';
 
 /** One deal: its fields, a move to another phase, and won / lost (with the reason) / archive. */
 export function DealDialog({ id, onClose }: { id: string | null; onClose: () => void }) {
@@ -100,6 +101,7 @@ export function DealDialog({ id, onClose }: { id: string | null; onClose: () => 
               <dd>{formatDateTime(d.updated_at)}</dd>
             </dl>
             {d.description ? <p className="muted">{d.description}</p> : null}
+            {d.status !== 'arquivado' ? <DealProbability id={d.id} probability={d.ai_win_probability} summary={d.ai_summary} /> : null}
             {active ? (
               <div className="field">
                 <label className="label" htmlFor="deal-move">
