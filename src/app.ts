@@ -9,6 +9,7 @@ import { methodGuard, registerNotFound } from './http/method-guard.js';
 import { clientErrorHandler } from './http/client-errors.js';
 import { clientsRoutes } from './http/routes/clients.routes.js';
 import { dealsRoutes } from './http/routes/deals.routes.js';
+import { leadsRoutes } from './http/routes/leads.routes.js';
 import { healthRoutes } from './http/routes/health.routes.js';
 import { homeRoutes } from './http/routes/home.routes.js';
 import { previewRoutes } from './http/routes/preview-gate.js';
@@ -122,6 +123,7 @@ export async function buildApp({
     async (api) => {
       await api.register(dealsRoutes(services.deals));
       await api.register(clientsRoutes(services.clients));
+      await api.register(leadsRoutes(services.leads));
       await api.register(vehiclesRoutes(services.vehicles));
       // The announced endpoints: 501 unless a team's preview is on (src/http/routes/preview-gate.ts).
       await api.register(previewRoutes(services));

@@ -1,5 +1,6 @@
 import { createClientsService } from '../domain/clients/clients.service.js';
 import { createDealsService } from '../domain/deals/deals.service.js';
+import { createLossReasonsService } from '../domain/deals/loss-reasons.service.js';
 import { createReadPlanner } from '../domain/reads/read-planner.repository.js';
 import { createIdempotencyService } from '../domain/idempotency/idempotency.service.js';
 import { createPhasesService } from '../domain/phases/phases.service.js';
@@ -20,6 +21,7 @@ import { createBoardsService } from '../domain/boards/boards.service.js';
 import { createScheduleService } from '../domain/schedule/schedule.service.js';
 import { createAiService } from '../domain/ai/ai.service.js';
 import { createAiServing } from '../domain/ai/ai-serving.service.js';
+import { createLeadsService } from '../domain/leads/leads.service.js';
 import { trainingRunner } from '../worker/ai-training-thread.js';
 
 export interface ServicesOptions {
@@ -48,6 +50,9 @@ export function createServices(db: Db, options: ServicesOptions = {}) {
   const reads = createReadPlanner(db);
   const sessions = createSessionsService(db.kysely, { clock, settings: options.sessionSettings });
   const aiServing = createAiServing(db, { clock });
+  const deals = createDealsService(db, { clock, reads, ai: aiServing });
+  const clients = createClientsService(db, { clock, reads, ai: aiServing });
+  const activities = createActivitiesService(db, { clock, reads, ai: aiServing });
   return {
     clock,
     teams,
@@ -57,16 +62,18 @@ export function createServices(db: Db, options: ServicesOptions = {}) {
       authChanges: options.authCache === false ? undefined : db.authChanges,
       committedReads: db.committedReader !== undefined,
     }),
-    deals: createDealsService(db, { clock, reads, ai: aiServing }),
-    clients: createClientsService(db, { clock, reads, ai: aiServing }),
+    deals,
+    clients,
+    leads: createLeadsService(db, { clock, clients, deals, activities }),
     webhooks: createWebhooksService(db, { teams, clock, allowPrivateTargets: options.allowPrivateWebhookTargets }),
     idempotency: createIdempotencyService(db.kysely, { clock }),
     deliveries: createDeliveriesService(db, { clock }),
     sessions,
-    users: createUsersService(db.kysely, { teams, sessions, clock, dialect: db.dialect, hashing: options.passwordHashing }),
+    users: createUsersService(db.kysely, { teams, sessions, clock, hashing: options.passwordHashing }),
     phases: createPhasesService(db),
+    lossReasons: createLossReasonsService(db),
     vehicles: createVehiclesService(db, { clock, reads }),
-    activities: createActivitiesService(db, { clock, reads, ai: aiServing }),
+    activities,
     financial: createFinancialService(db, { clock, reads }),
     schedule: createScheduleService(db, { clock }),
     boards: createBoardsService(db, { clock }),

@@ -106,10 +106,18 @@ export function crudRoutes(app: Pick<FastifyInstance, 'route'>, surface: RouteSu
         ...(await op.read(request)),
       }));
     },
-    /** POST `path`: 201 with the record. On an idempotent surface `options` stores the answer in the write's transaction: pass it to the service. */
-    create<B extends TSchema, T>(
-      op: Operation & { body: B; write: (request: Request<unknown, Of<B>>, options: WriteOptions<T>, reply: FastifyReply) => Promise<T> },
+    /**
+     * POST `path`: 201 with the record. On an idempotent surface `options` stores the answer in the write's transaction: pass it to the service.
+     * `answer`: a create whose status and data depend on the outcome (POST /leads: 201 created, 200 joined); document the other status in `errors`.
+     */
+    create<B extends TSchema, T, A = T>(
+      op: Operation & {
+        body: B;
+        write: (request: Request<unknown, Of<B>>, options: WriteOptions<T>, reply: FastifyReply) => Promise<T>;
+        outcome?: (result: T) => { status: number; data: A };
+      },
     ) {
+      const outcome = op.outcome ?? ((result: T) => ({ status: 201, data: result as unknown as A }));
       add(
         'POST',
         '',
@@ -117,8 +125,15 @@ export function crudRoutes(app: Pick<FastifyInstance, 'route'>, surface: RouteSu
         op,
         201,
         async (request: Request<unknown, Of<B>>, reply: FastifyReply) => {
-          const options = surface.idempotency ? answerInTransaction(request, 201, envelope<T>) : {};
-          return reply.status(201).send(envelope(await op.write(request, options, reply)));
+          const options = surface.idempotency
+            ? answerInTransaction(
+                request,
+                (r: T) => outcome(r).status,
+                (r: T) => envelope(outcome(r).data),
+              )
+            : {};
+          const { status, data } = outcome(await op.write(request, options, reply));
+          return reply.status(status).send(envelope(data));
         },
         surface.idempotency,
       );

@@ -34,12 +34,13 @@ export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
  * serializes it) is stored inside the write's transaction, so the record and its stored answer
  * commit together or not at all. The route then sends that same answer.
  */
-export function answerInTransaction<T>(request: FastifyRequest, statusCode: number, answer: (result: T) => unknown): WriteOptions<T> {
+export function answerInTransaction<T>(request: FastifyRequest, statusCode: number | ((result: T) => number), answer: (result: T) => unknown): WriteOptions<T> {
   const claim = request.idempotency;
   if (!claim) return {};
   return {
     async inTransaction(trx, result) {
-      await claim.store({ statusCode, body: JSON.stringify(answer(result)) }, trx);
+      const status = typeof statusCode === 'number' ? statusCode : statusCode(result);
+      await claim.store({ statusCode: status, body: JSON.stringify(answer(result)) }, trx);
       claim.answered = true;
     },
   };

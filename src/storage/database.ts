@@ -11,6 +11,12 @@ export interface TeamTable {
   created_at: Timestamp;
   /** IANA time zone (migration 0006; default America/Sao_Paulo). */
   time_zone: ColumnType<string, string | undefined, string>;
+  /** Leads (migration 0016): how they are distributed, to whom when `fixed`, and the response target. */
+  lead_distribution: ColumnType<'round_robin' | 'fixed' | 'none', 'round_robin' | 'fixed' | 'none' | undefined, 'round_robin' | 'fixed' | 'none'>;
+  lead_user_id: ColumnType<string | null, string | null | undefined, string | null>;
+  lead_response_minutes: ColumnType<number, number | undefined, number>;
+  /** The loss reasons the panel offers, a JSON array of labels; null: the defaults (migration 0017). */
+  loss_reasons: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface TeamPhaseTable {
@@ -70,6 +76,9 @@ export interface DealTable {
   ai_summary: ColumnType<string | null, string | null | undefined, string | null>;
   /** When the deal entered its phase (null before migration 0014 until a refresh derives it). */
   phase_changed_at: ColumnType<Date | string | null, string | null | undefined, string | null>;
+  /** Migration 0016: when the lead that opened the deal arrived, and when the deal was first answered. */
+  lead_received_at: ColumnType<Date | string | null, string | null | undefined, string | null>;
+  lead_responded_at: ColumnType<Date | string | null, string | null | undefined, string | null>;
 }
 
 /** Per team: its win-probability model and the lease of its training (migration 0014). */
@@ -124,6 +133,11 @@ export interface ClientTable {
   credit_limit_cents: number | null;
   search_text: string;
   name_key: string;
+  /** Migration 0016: what a lead matches (storage/contact-keys.ts), written with the contact fields. */
+  email_key: ColumnType<string | null, string | null | undefined, string | null>;
+  phone_key: ColumnType<string | null, string | null | undefined, string | null>;
+  mobile_phone_key: ColumnType<string | null, string | null | undefined, string | null>;
+  whatsapp_key: ColumnType<string | null, string | null | undefined, string | null>;
   deactivated_at: Timestamp | null;
   created_at: Timestamp;
   updated_at: Timestamp;
@@ -360,6 +374,8 @@ export interface UserTable {
   email: string;
   name: string;
   role: 'owner' | 'manager' | 'seller';
+  /** Migration 0016: whether the round-robin gives them leads (on for sellers by default). */
+  takes_leads: ColumnType<boolean | number, number | undefined, number>;
   /** `scrypt$…` (domain/users/password.ts); null until set through a password link. */
   password_hash: string | null;
   password_changed_at: Timestamp | null;
@@ -398,7 +414,34 @@ export interface WebhookTestEventTable {
   webhook_id: string;
 }
 
+/** Every lead received and the answer it got (migration 0016). */
+export interface LeadTable {
+  id: string;
+  team_id: string;
+  source: string;
+  external_id: string | null;
+  deal_id: string | null;
+  client_id: string | null;
+  client_created: ColumnType<boolean | number, number, number>;
+  duplicate: ColumnType<boolean | number, number, number>;
+  responsible_id: string | null;
+  store_id: string | null;
+  answer: string | null;
+  received_at: Timestamp;
+  seen_at: Timestamp | null;
+}
+
+/** The round-robin's place per pool of people (a store's id, or '' for the team's own). */
+export interface LeadCursorTable {
+  team_id: string;
+  pool: string;
+  last_user_id: string | null;
+  turns: ColumnType<number | string, number, number>;
+}
+
 export interface Database {
+  leads: LeadTable;
+  lead_cursors: LeadCursorTable;
   users: UserTable;
   sessions: SessionTable;
   password_links: PasswordLinkTable;
@@ -451,5 +494,6 @@ export type NewFinancialRow = Insertable<FinancialRecordTable>;
 export type FinancialUpdate = Updateable<FinancialRecordTable>;
 export type ScheduledEventRow = Selectable<ScheduledEventTable>;
 export type UserRow = Selectable<UserTable>;
+export type LeadRow = Selectable<LeadTable>;
 export type SessionRow = Selectable<SessionTable>;
 export type PasswordLinkRow = Selectable<PasswordLinkTable>;

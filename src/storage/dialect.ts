@@ -1,4 +1,4 @@
-import { sql, type ColumnDataType, type Expression } from 'kysely';
+import { PostgresAdapter, sql, type ColumnDataType, type Expression, type Kysely } from 'kysely';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -20,3 +20,21 @@ export function dialectTypes(dialect: DialectName): DialectTypes {
   }
   return { uuid: 'text', timestamp: 'text', boolean: 'integer', sortKey: 'text' };
 }
+
+/** Anything that runs statements: a Kysely of any schema, or one of its transactions. */
+type Executing = Pick<Kysely<unknown>, 'getExecutor'>;
+
+/**
+ * The database an executor (the database, a transaction, the read workers) runs on. Repositories
+ * choose their per-database statement with it (a row lock, a one-statement create), so no service
+ * ever does. The adapter is shared, not built per call.
+ */
+export function dialectOf(executor: Executing): DialectName {
+  return executor.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
+}
+
+/**
+ * Whether a transaction locks the rows it reads to change (`FOR UPDATE`): PostgreSQL runs
+ * transactions at once, so a writer must; SQLite runs one write transaction at a time.
+ */
+export const locksRows = (executor: Executing): boolean => dialectOf(executor) === 'postgres';

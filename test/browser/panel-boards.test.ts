@@ -146,7 +146,7 @@ for (const dialect of DIALECTS) {
       await card(keyed).click();
       const dialog = page.getByRole('dialog', { name: 'HB20 Comfort' });
       await dialog.getByRole('button', { name: 'Perdido' }).click();
-      await dialog.getByLabel('Motivo da perda').fill('Comprou em outra loja');
+      await dialog.getByLabel('Motivo da perda').selectOption('Comprou em outra loja');
       await shot(page, '21-negocio');
       await dialog.getByRole('button', { name: 'Marcar como perdido' }).click();
       await page.getByText('Negócio marcado como perdido.').waitFor();

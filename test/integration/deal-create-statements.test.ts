@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { dealValues, insertDealWithEventsPostgres, type CreatedDealRow } from '../../src/domain/deals/deals.repository.js';
+import { dealValues, insertDealWithEventsPostgres, type CreatedDealRow } from '../../src/domain/deals/deal-create.repository.js';
 import { createHarness, type Harness } from '../support/harness.js';
 import { DIALECTS } from '../support/dialects.js';
 import { waitUntil } from '../support/wait.js';

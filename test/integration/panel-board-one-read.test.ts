@@ -1,10 +1,11 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { boardColumnsCards } from '../../src/domain/deals/deals.repository.js';
+import { boardColumnsCards } from '../../src/domain/deals/deals-board.repository.js';
+import { teamScope } from '../../src/domain/reads/scope.js';
 import { listDealPhases, listVehiclePhases } from '../../src/domain/phases/phases.repository.js';
 import { fromCents } from '../../src/domain/shared/money.js';
 import { boardTotalsByPhase } from '../../src/domain/shared/list-sql.js';
-import { boardColumnsCards as vehicleColumnsCards } from '../../src/domain/vehicles/vehicles.repository.js';
+import { boardColumnsCards as vehicleColumnsCards } from '../../src/domain/vehicles/vehicles-board.repository.js';
 import { fakeClock } from '../support/clock.js';
 import { DIALECTS } from '../support/dialects.js';
 import { createHarness, type Harness } from '../support/harness.js';
@@ -33,7 +34,7 @@ describe.each(DIALECTS)('boards: phases, totals and cards in one read equal the 
     const [phases, totals] = await Promise.all([listDealPhases(k, teamId), boardTotalsByPhase(k, teamId, 'deals')]);
     const byPhase = new Map(totals.map((t) => [t.phase, t]));
     const read = phases.filter((p) => byPhase.has(p.name)).map((p) => p.name);
-    const rows = await boardColumnsCards(k, dialect, teamId, read, { status: 'ativo' }, perColumn + 1, clock.now().toISOString());
+    const rows = await boardColumnsCards(k, teamScope(teamId), read, { status: 'ativo' }, perColumn + 1, clock.now().toISOString());
     return {
       header: phases.map((p) => ({
         phase: p.name,
@@ -51,7 +52,7 @@ describe.each(DIALECTS)('boards: phases, totals and cards in one read equal the 
     const [phases, totals] = await Promise.all([listVehiclePhases(k, teamId), boardTotalsByPhase(k, teamId, 'vehicles')]);
     const byPhase = new Map(totals.map((t) => [t.phase, t.count]));
     const read = phases.filter((p) => byPhase.has(p.name)).map((p) => p.name);
-    const rows = await vehicleColumnsCards(k, dialect, teamId, read, { status: 'ativo' }, perColumn + 1);
+    const rows = await vehicleColumnsCards(k, teamScope(teamId), read, { status: 'ativo' }, perColumn + 1);
     return {
       header: phases.map((p) => ({ phase: p.name, count: byPhase.get(p.name) ?? 0 })),
       ids: read.map((_, i) => rows.filter((r) => r.board_column === i).map((r) => r.id)),

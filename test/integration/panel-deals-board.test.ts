@@ -1,6 +1,7 @@
 import { CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { boardCardQuery } from '../../src/domain/deals/deals.repository.js';
+import { boardCardQuery } from '../../src/domain/deals/deals-board.repository.js';
+import { teamScope } from '../../src/domain/reads/scope.js';
 import { newId } from '../../src/domain/shared/ids.js';
 import { DIALECTS } from '../support/dialects.js';
 import { expectError } from '../support/expect.js';
@@ -165,7 +166,7 @@ describe.each(DIALECTS)('panel deals board (%s)', (dialect) => {
     expect(page.items.map((c: any) => c.value)).toEqual([1, 1, 1, 1, 0, 0, 0, 0, 0, 0]);
 
     // The column's query reads the (team, phase, value, id, status) index in order: no sort of the phase's rows.
-    const query = boardCardQuery(h.testDb.db.kysely, dialect, teamId, 'qualificado', { status: 'ativo' }, 0, 21, now).compile();
+    const query = boardCardQuery(h.testDb.db.kysely, dialect, teamScope(teamId), 'qualificado', { status: 'ativo' }, 0, 21, now).compile();
     const explain = dialect === 'sqlite' ? 'explain query plan' : 'explain';
     const plan = await h.testDb.db.kysely.executeQuery(CompiledQuery.raw(`${explain} ${query.sql}`, [...query.parameters]));
     const text = (plan.rows as Array<Record<string, string>>).map((r) => r.detail ?? r['QUERY PLAN']).join('\n');

@@ -60,6 +60,7 @@ export const RESOURCE_ROUTES: readonly SecuredRoute[] = [
   { method: 'GET', path: '/vehicles/:id', scope: 'vehicles:read', resource: 'vehicles', ok: 200 },
   { method: 'PUT', path: '/vehicles/:id', scope: 'vehicles:write', resource: 'vehicles', body: { title: 'Título atualizado' }, ok: 200 },
   { method: 'DELETE', path: '/vehicles/:id', scope: 'vehicles:write', resource: 'vehicles', ok: 200 },
+  { method: 'POST', path: '/leads', scope: 'leads:write', body: { name: 'Lead de teste de segurança', email: 'lead.seguranca@example.com' }, ok: 201 },
 ];
 
 /** The contract's announced, unavailable endpoints, restated from api-v1.md (not read from src/). */

@@ -16,6 +16,8 @@ import type {
   DealListParams,
   DealUpdateBody,
   DealUpdated,
+  LeadCreateBody,
+  LeadResult,
   Page,
   Vehicle,
   VehicleArchived,
@@ -132,6 +134,7 @@ const PATHS = {
   client: '/api/v1/clients/{id}',
   vehicles: '/api/v1/vehicles',
   vehicle: '/api/v1/vehicles/{id}',
+  leads: '/api/v1/leads',
 } as const satisfies Record<string, keyof paths>;
 
 function withId(path: string, id: string): string {
@@ -192,6 +195,7 @@ export class AutosalesClient {
   readonly deals: DealsResource;
   readonly clients: ClientsResource;
   readonly vehicles: VehiclesResource;
+  readonly leads: LeadsResource;
   /** Preview areas: 501 NOT_IMPLEMENTED unless turned on for the key's team. */
   readonly activities: ActivitiesResource;
   readonly financial: FinancialResource;
@@ -231,6 +235,7 @@ export class AutosalesClient {
     this.deals = new DealsResource(this);
     this.clients = new ClientsResource(this);
     this.vehicles = new VehiclesResource(this);
+    this.leads = new LeadsResource(this);
     this.activities = new ActivitiesResource(this);
     this.financial = new FinancialResource(this);
     this.webhooks = new WebhooksResource(this);
@@ -475,6 +480,20 @@ export class VehiclesResource extends Resource {
   /** Soft delete: the vehicle becomes `arquivado` (idempotent). */
   async archive(id: string, options?: RequestOptions): Promise<VehicleArchived> {
     return this.data<VehicleArchived>({ method: 'DELETE', path: withId(PATHS.vehicle, id) }, options);
+  }
+}
+
+/** `/api/v1/leads`: one call from a site, a portal or a bot (scope leads:write). */
+export class LeadsResource extends Resource {
+  /**
+   * Sends a lead: the client is found or created, the deal opened (or, for a client's recent deal of the
+   * same car or source, joined with a note: `duplicate: true`), a seller assigned and a "Responder lead"
+   * call scheduled. The same `source` + `external_id` again resolves to the first answer and creates
+   * nothing; an Idempotency-Key is sent too (see {@link CreateOptions}).
+   */
+  create(body: LeadCreateBody, options?: CreateOptions): Promise<LeadResult> {
+    const idempotencyKey = this.keyOf(options);
+    return this.data<LeadResult>({ method: 'POST', path: PATHS.leads, body, ...(idempotencyKey === undefined ? {} : { idempotencyKey }) }, options);
   }
 }
 

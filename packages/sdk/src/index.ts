@@ -3,6 +3,7 @@ export {
   DealsResource,
   ClientsResource,
   VehiclesResource,
+  LeadsResource,
   ActivitiesResource,
   FinancialResource,
   WebhooksResource,

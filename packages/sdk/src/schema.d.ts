@@ -316,6 +316,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/leads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive a lead
+         * @description One call from a site, a portal or a bot. In one transaction the client is found in the book the key sees (by CPF/CNPJ, else e-mail ignoring case, else any phone by its digits without `55` or a leading `0`) or created, and contact fields it lacks are filled in (never overwritten). When that client has an `ativo` deal created in the last 30 days for the same car (or, without a car, from the same source), the message is added to it as a `note` and the answer is 200 with `duplicate: true`. Otherwise a deal is opened in the first phase (title `<car> — <name>` or `Lead <source> — <name>`, value as sent or the car's price, `case_id` the car), a responsible is assigned by the team's distribution (round-robin among the people who take leads, a fixed user, or none), and a `call` activity "Responder lead" is due after the team's response target (15 minutes unless changed). Events: `client.created` (new client), `deal.created`, `activity.created`. The same `source` + `external_id` again, even at the same moment, answers the first result with 200 and creates nothing; an Idempotency-Key works as on every POST.
+         */
+        post: operations["createLead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/vehicles": {
         parameters: {
             query?: never;
@@ -9034,6 +9054,1030 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Plan limit (or the unauthenticated budget of this IP) exceeded; nothing was executed. */
+            429: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMIT_EXCEEDED",
+                     *         "message": "Limite de requisições excedido. Tente novamente em 42 s."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Unexpected failure; details only in the server log. */
+            500: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Erro interno do servidor"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createLead: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the first answer is replayed for 24 h (same body), 422 for another body. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** Format: email */
+                    email?: string | null;
+                    phone?: string | null;
+                    mobile_phone?: string | null;
+                    whatsapp?: string | null;
+                    cpf?: string | null;
+                    cnpj?: string | null;
+                    message?: string | null;
+                    source?: string | null;
+                    vehicle_id?: string | null;
+                    plate?: string | null;
+                    store_id?: string | null;
+                    value?: number | null;
+                    tags?: string[];
+                    external_id?: string | null;
+                    trade_in?: string | null;
+                    wants_financing?: boolean | null;
+                };
+            };
+        };
+        responses: {
+            /** @description No deal was opened: the lead joined a recent deal of the client (`duplicate: true`), or repeats a `source` + `external_id` already received (its first answer). */
+            200: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Present when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** LeadResult */
+                        data: {
+                            /** Deal */
+                            deal: {
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                id: string;
+                                title: string;
+                                description: string | null;
+                                /** @example 149990 */
+                                value: number | null;
+                                /** @enum {string} */
+                                currency: "BRL";
+                                /** @example lead */
+                                phase: string;
+                                /** @enum {unknown} */
+                                priority: "alta" | "media" | "baixa";
+                                probability: number;
+                                /** @enum {unknown} */
+                                status: "ativo" | "ganho" | "perdido" | "arquivado";
+                                /**
+                                 * Format: date
+                                 * @example 2026-12-15
+                                 */
+                                expected_close_date: string | null;
+                                source: string | null;
+                                loss_reason: string | null;
+                                tags: string[];
+                                is_starred: boolean;
+                                store_id: string | null;
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                client_id: string | null;
+                                client: {
+                                    /**
+                                     * Format: uuid
+                                     * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                     */
+                                    id: string;
+                                    name: string;
+                                } | null;
+                                responsible_id: string | null;
+                                case_id: string | null;
+                                /** @description Resumo do negócio em português, gerado no próprio servidor por modelos de texto fixos; null em negócios arquivados. */
+                                ai_summary: string | null;
+                                /** @description Probabilidade de ganho (0..100) do modelo do próprio time; null em negócios fechados e em times com menos de 40 negócios fechados. Escrever este campo é ignorado. */
+                                ai_win_probability: number | null;
+                                /** @example 2026-11-22T14:03:27Z */
+                                created_at: string;
+                                /** @example 2026-11-22T14:03:27Z */
+                                updated_at: string;
+                            };
+                            /** Client */
+                            client: {
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                id: string;
+                                name: string;
+                                display_name: string | null;
+                                email: string | null;
+                                phone: string | null;
+                                mobile_phone: string | null;
+                                whatsapp: string | null;
+                                /** @enum {string} */
+                                type: "PF";
+                                cpf: string | null;
+                                rg: string | null;
+                                /**
+                                 * Format: date
+                                 * @example 2026-12-15
+                                 */
+                                birth_date: string | null;
+                                /** @enum {unknown} */
+                                gender: "masculino" | "feminino" | "outro" | null;
+                                marital_status: string | null;
+                                nationality: string | null;
+                                /** @enum {unknown} */
+                                segment: "vip" | "premium" | "regular" | "occasional" | null;
+                                /** @enum {unknown} */
+                                status: "active" | "inactive";
+                                store_id: string | null;
+                                source: string | null;
+                                /** Address */
+                                address: {
+                                    street: string | null;
+                                    number: string | null;
+                                    complement: string | null;
+                                    neighborhood: string | null;
+                                    city: string | null;
+                                    state: string | null;
+                                    zip_code: string | null;
+                                    country: string | null;
+                                } | null;
+                                notes: string | null;
+                                tags: string[];
+                                credit_limit: number | null;
+                                /** @example 2026-11-22T14:03:27Z */
+                                created_at: string;
+                                /** @example 2026-11-22T14:03:27Z */
+                                updated_at: string;
+                            } | {
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                id: string;
+                                name: string;
+                                display_name: string | null;
+                                email: string | null;
+                                phone: string | null;
+                                mobile_phone: string | null;
+                                whatsapp: string | null;
+                                /** @enum {string} */
+                                type: "PJ";
+                                cnpj: string | null;
+                                legal_name: string | null;
+                                trade_name: string | null;
+                                state_registration: string | null;
+                                /** @enum {unknown} */
+                                segment: "vip" | "premium" | "regular" | "occasional" | null;
+                                /** @enum {unknown} */
+                                status: "active" | "inactive";
+                                store_id: string | null;
+                                source: string | null;
+                                /** Address */
+                                address: {
+                                    street: string | null;
+                                    number: string | null;
+                                    complement: string | null;
+                                    neighborhood: string | null;
+                                    city: string | null;
+                                    state: string | null;
+                                    zip_code: string | null;
+                                    country: string | null;
+                                } | null;
+                                notes: string | null;
+                                tags: string[];
+                                credit_limit: number | null;
+                                /** @example 2026-11-22T14:03:27Z */
+                                created_at: string;
+                                /** @example 2026-11-22T14:03:27Z */
+                                updated_at: string;
+                            };
+                            client_created: boolean;
+                            duplicate: boolean;
+                            responsible_id: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description A deal was opened: the deal, the client (found or created), whether it was created, and the responsible. */
+            201: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Present when this is the stored answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** LeadResult */
+                        data: {
+                            /** Deal */
+                            deal: {
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                id: string;
+                                title: string;
+                                description: string | null;
+                                /** @example 149990 */
+                                value: number | null;
+                                /** @enum {string} */
+                                currency: "BRL";
+                                /** @example lead */
+                                phase: string;
+                                /** @enum {unknown} */
+                                priority: "alta" | "media" | "baixa";
+                                probability: number;
+                                /** @enum {unknown} */
+                                status: "ativo" | "ganho" | "perdido" | "arquivado";
+                                /**
+                                 * Format: date
+                                 * @example 2026-12-15
+                                 */
+                                expected_close_date: string | null;
+                                source: string | null;
+                                loss_reason: string | null;
+                                tags: string[];
+                                is_starred: boolean;
+                                store_id: string | null;
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                client_id: string | null;
+                                client: {
+                                    /**
+                                     * Format: uuid
+                                     * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                     */
+                                    id: string;
+                                    name: string;
+                                } | null;
+                                responsible_id: string | null;
+                                case_id: string | null;
+                                /** @description Resumo do negócio em português, gerado no próprio servidor por modelos de texto fixos; null em negócios arquivados. */
+                                ai_summary: string | null;
+                                /** @description Probabilidade de ganho (0..100) do modelo do próprio time; null em negócios fechados e em times com menos de 40 negócios fechados. Escrever este campo é ignorado. */
+                                ai_win_probability: number | null;
+                                /** @example 2026-11-22T14:03:27Z */
+                                created_at: string;
+                                /** @example 2026-11-22T14:03:27Z */
+                                updated_at: string;
+                            };
+                            /** Client */
+                            client: {
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                id: string;
+                                name: string;
+                                display_name: string | null;
+                                email: string | null;
+                                phone: string | null;
+                                mobile_phone: string | null;
+                                whatsapp: string | null;
+                                /** @enum {string} */
+                                type: "PF";
+                                cpf: string | null;
+                                rg: string | null;
+                                /**
+                                 * Format: date
+                                 * @example 2026-12-15
+                                 */
+                                birth_date: string | null;
+                                /** @enum {unknown} */
+                                gender: "masculino" | "feminino" | "outro" | null;
+                                marital_status: string | null;
+                                nationality: string | null;
+                                /** @enum {unknown} */
+                                segment: "vip" | "premium" | "regular" | "occasional" | null;
+                                /** @enum {unknown} */
+                                status: "active" | "inactive";
+                                store_id: string | null;
+                                source: string | null;
+                                /** Address */
+                                address: {
+                                    street: string | null;
+                                    number: string | null;
+                                    complement: string | null;
+                                    neighborhood: string | null;
+                                    city: string | null;
+                                    state: string | null;
+                                    zip_code: string | null;
+                                    country: string | null;
+                                } | null;
+                                notes: string | null;
+                                tags: string[];
+                                credit_limit: number | null;
+                                /** @example 2026-11-22T14:03:27Z */
+                                created_at: string;
+                                /** @example 2026-11-22T14:03:27Z */
+                                updated_at: string;
+                            } | {
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                id: string;
+                                name: string;
+                                display_name: string | null;
+                                email: string | null;
+                                phone: string | null;
+                                mobile_phone: string | null;
+                                whatsapp: string | null;
+                                /** @enum {string} */
+                                type: "PJ";
+                                cnpj: string | null;
+                                legal_name: string | null;
+                                trade_name: string | null;
+                                state_registration: string | null;
+                                /** @enum {unknown} */
+                                segment: "vip" | "premium" | "regular" | "occasional" | null;
+                                /** @enum {unknown} */
+                                status: "active" | "inactive";
+                                store_id: string | null;
+                                source: string | null;
+                                /** Address */
+                                address: {
+                                    street: string | null;
+                                    number: string | null;
+                                    complement: string | null;
+                                    neighborhood: string | null;
+                                    city: string | null;
+                                    state: string | null;
+                                    zip_code: string | null;
+                                    country: string | null;
+                                } | null;
+                                notes: string | null;
+                                tags: string[];
+                                credit_limit: number | null;
+                                /** @example 2026-11-22T14:03:27Z */
+                                created_at: string;
+                                /** @example 2026-11-22T14:03:27Z */
+                                updated_at: string;
+                            };
+                            client_created: boolean;
+                            duplicate: boolean;
+                            responsible_id: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid parameters or body (first problem found, in Portuguese). `error.field` names the field when the problem is about one. */
+            400: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description API key missing, malformed, unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Chave de API ausente ou inválida"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description The key lacks the scope this route needs. */
+            403: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "Esta chave de API não tem permissão para este recurso"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running. */
+            409: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "IDEMPOTENCY_CONFLICT",
+                     *         "message": "Uma requisição com esta Idempotency-Key ainda está em andamento; tente novamente em instantes"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Body over 1 MiB. */
+            413: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "PAYLOAD_TOO_LARGE",
+                     *         "message": "O corpo da requisição excede o limite de 1 MiB"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Body that is not application/json, or declared in a charset other than UTF-8. */
+            415: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Business rule failed. */
+            422: {
+                headers: {
+                    /** @description Id of this request (echoed when the client sent a sane one); quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining requests and seconds to reset of the window closest to exhaustion (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"minute";r=42;t=17`. */
+                    RateLimit?: string;
+                    /** @description The plan's windows, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400` (starter). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "Esta Idempotency-Key já foi usada com uma requisição diferente"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {boolean} */
                         success: false;

@@ -48,6 +48,11 @@ export type VehicleUpdateBody = BodyOf<operations['updateVehicle']>;
 export type VehicleUpdated = DataOf<operations['updateVehicle'], 200>;
 export type VehicleArchived = DataOf<operations['archiveVehicle'], 200>;
 
+// Leads
+export type LeadCreateBody = BodyOf<operations['createLead']>;
+/** The answer of `POST /leads` (201 with a new deal, 200 when joined to a recent one or repeated): the deal, the client, and who took it. */
+export type LeadResult = DataOf<operations['createLead'], 201>;
+
 // Lists
 export type Pagination = SuccessOf<operations['listDeals'], 200>['pagination'];
 /** What the list methods resolve to: one page of records and where it sits. */

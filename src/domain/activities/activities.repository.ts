@@ -1,4 +1,5 @@
 import type { DbExecutor, Trx } from '../../storage/executor.js';
+import { locksRows } from '../../storage/dialect.js';
 import type { ActivityRow, ActivityUpdate, NewActivityRow } from '../../storage/database.js';
 
 export const findActivity = (db: DbExecutor, teamId: string, id: string): Promise<ActivityRow | undefined> =>
@@ -7,6 +8,10 @@ export const findActivity = (db: DbExecutor, teamId: string, id: string): Promis
 /** The same, row-locked until the transaction ends (PostgreSQL). */
 export const findActivityForUpdate = (trx: Trx, teamId: string, id: string): Promise<ActivityRow | undefined> =>
   trx.selectFrom('activities').selectAll().where('team_id', '=', teamId).where('id', '=', id).forUpdate().executeTakeFirst();
+
+/** The row a write changes: row-locked until the transaction ends where transactions run at once (PostgreSQL). */
+export const findActivityForChange = (trx: Trx, teamId: string, id: string) =>
+  locksRows(trx) ? findActivityForUpdate(trx, teamId, id) : findActivity(trx, teamId, id);
 
 /** By id alone (the scheduler, which reads the team from its own row). */
 export const findActivityById = (db: DbExecutor, id: string): Promise<ActivityRow | undefined> =>

@@ -14,6 +14,7 @@ import { foldText, searchDocument } from '../shared/text-search.js';
 import { dayBounds, toApiTimestamp } from '../shared/time.js';
 import type { WriteOptions } from '../shared/write-options.js';
 import { toActivityView } from './activities.mapper.js';
+import { markLeadAnswered } from '../leads/lead-response.repository.js';
 import * as repo from './activities.repository.js';
 import { ACTIVITIES } from './activities.resource.js';
 import type { ReadPlanner } from '../reads/read-planner.repository.js';
@@ -55,13 +56,12 @@ export interface ActivitiesServiceDeps {
   ai?: Pick<AiServing, 'refreshDeals'>;
 }
 
-export function createActivitiesService(db: Db, { clock, reads, ai }: ActivitiesServiceDeps) {
+export function createActivitiesService(db: Pick<Db, 'kysely'>, { clock, reads, ai }: ActivitiesServiceDeps) {
   const k = db.kysely;
-  const lockRows = db.dialect === 'postgres';
 
   async function loadForUpdate(trx: Trx, teamId: string, rawId: string): Promise<ActivityRow> {
     const id = canonicalId(rawId);
-    const row = id ? await (lockRows ? repo.findActivityForUpdate(trx, teamId, id) : repo.findActivity(trx, teamId, id)) : undefined;
+    const row = id ? await repo.findActivityForChange(trx, teamId, id) : undefined;
     if (!row) throw notFound(messages.activityNotFound);
     return row;
   }
@@ -83,9 +83,52 @@ export function createActivitiesService(db: Db, { clock, reads, ai }: Activities
     const previous = Object.fromEntries(changed.map((f) => [f, current[f]])) as Partial<ActivityView>;
     if (current.completed_at !== next.completed_at) previous.completed_at = current.completed_at;
     if (extraEvent) await recordEvents(trx, teamId, [{ type: extraEvent, object: next, previous }], now);
+    // A completed activity on a lead's deal answers the lead (response time), once.
+    if (extraEvent === 'activity.completed' && next.deal_id !== null) await markLeadAnswered(trx, teamId, next.deal_id, now);
     await ai?.refreshDeals(trx, teamId, [current.deal_id, next.deal_id]);
     await syncSchedule(trx, teamId, 'activity', current.id, activityArmings(next, clock.now()), now);
     return { activity: next, previous };
+  }
+
+  async function createIn(trx: Trx, teamId: string, input: ActivityCreateInput): Promise<ActivityView> {
+    let dueAt: string | null = null;
+    let links: Awaited<ReturnType<typeof checkLinks>> = {};
+    await checkAll(
+      () => {
+        dueAt = dueAtOf(input.due_at);
+        if (dueAt === null && input.type !== 'note') throw validationError(activityMessages.dueAtRequired, 'due_at');
+      },
+      async () => (links = await checkLinks(trx, teamId, input)),
+    );
+    const now = isoNow(clock);
+    const priority = input.priority ?? 'media';
+    const row: NewActivityRow = {
+      id: newId(),
+      team_id: teamId,
+      type: input.type,
+      title: input.title,
+      description: input.description ?? null,
+      status: 'pending',
+      priority,
+      priority_rank: PRIORITY_RANK[priority],
+      due_at: dueAt,
+      deal_id: links.deal_id ?? null,
+      client_id: links.client_id ?? null,
+      vehicle_id: links.vehicle_id ?? null,
+      responsible_id: input.responsible_id ?? null,
+      completed_at: null,
+      cancelled_at: null,
+      title_key: foldText(input.title),
+      search_text: searchDocument([input.title, input.description]),
+      created_at: now,
+      updated_at: now,
+    };
+    await repo.insertActivity(trx, row);
+    await ai?.refreshDeals(trx, teamId, [row.deal_id]);
+    const activity = toActivityView(row as ActivityRow);
+    await recordEvents(trx, teamId, [{ type: 'activity.created', object: activity, previous: null }], now);
+    await syncSchedule(trx, teamId, 'activity', activity.id, activityArmings(activity, clock.now()), now);
+    return activity;
   }
 
   return {
@@ -136,47 +179,14 @@ export function createActivitiesService(db: Db, { clock, reads, ai }: Activities
 
     async create(teamId: string, input: ActivityCreateInput, options: WriteOptions<ActivityView> = {}): Promise<ActivityView> {
       return k.transaction().execute(async (trx) => {
-        let dueAt: string | null = null;
-        let links: Awaited<ReturnType<typeof checkLinks>> = {};
-        await checkAll(
-          () => {
-            dueAt = dueAtOf(input.due_at);
-            if (dueAt === null && input.type !== 'note') throw validationError(activityMessages.dueAtRequired, 'due_at');
-          },
-          async () => (links = await checkLinks(trx, teamId, input)),
-        );
-        const now = isoNow(clock);
-        const priority = input.priority ?? 'media';
-        const row: NewActivityRow = {
-          id: newId(),
-          team_id: teamId,
-          type: input.type,
-          title: input.title,
-          description: input.description ?? null,
-          status: 'pending',
-          priority,
-          priority_rank: PRIORITY_RANK[priority],
-          due_at: dueAt,
-          deal_id: links.deal_id ?? null,
-          client_id: links.client_id ?? null,
-          vehicle_id: links.vehicle_id ?? null,
-          responsible_id: input.responsible_id ?? null,
-          completed_at: null,
-          cancelled_at: null,
-          title_key: foldText(input.title),
-          search_text: searchDocument([input.title, input.description]),
-          created_at: now,
-          updated_at: now,
-        };
-        await repo.insertActivity(trx, row);
-        await ai?.refreshDeals(trx, teamId, [row.deal_id]);
-        const activity = toActivityView(row as ActivityRow);
-        await recordEvents(trx, teamId, [{ type: 'activity.created', object: activity, previous: null }], now);
-        await syncSchedule(trx, teamId, 'activity', activity.id, activityArmings(activity, clock.now()), now);
+        const activity = await createIn(trx, teamId, input);
         await options.inTransaction?.(trx, activity);
         return activity;
       });
     },
+
+    /** POST /activities inside the caller's transaction (a lead's): the same checks, row, event and schedule. */
+    createIn: (trx: Trx, teamId: string, input: ActivityCreateInput): Promise<ActivityView> => createIn(trx, teamId, input),
 
     /**
      * PUT: any subset of the fields. `status` moves between `pending` and `in_progress`, and reopens a

@@ -7,10 +7,10 @@ import {
   boardColumnsCards,
   type ActiveDealsBoard,
   boardDealTotals,
-  dealTotalsChangedBetween,
   type DealCardRow,
-  type DealFilters,
-} from '../deals/deals.repository.js';
+} from '../deals/deals-board.repository.js';
+import { dealTotalsChangedBetween, type DealFilters } from '../deals/deals.repository.js';
+import { teamScope } from '../reads/scope.js';
 import { countOverdueActivities } from '../activities/activities.repository.js';
 import { overdueReceivables } from '../financial/financial.repository.js';
 import { eventsAfter, findTeamEvent, newestEvent } from '../events/events.repository.js';
@@ -22,10 +22,9 @@ import {
   boardColumnsCards as boardColumnsVehicleCards,
   type ActiveVehiclesBoard,
   boardVehicleCounts,
-  stockAge,
   type VehicleCardRow,
-  type VehicleFilters,
-} from '../vehicles/vehicles.repository.js';
+} from '../vehicles/vehicles-board.repository.js';
+import { stockAge, type VehicleFilters } from '../vehicles/vehicles.repository.js';
 import { isoNow, type Clock } from '../shared/clock.js';
 import { MAX_LIMIT } from '../shared/list-query.js';
 import { onlyActiveFilter } from '../shared/list-sql.js';
@@ -141,7 +140,7 @@ export const CHANGES_LIMIT = 200;
  * (never the whole table), and the change cursor the app polls. Writes go through the records'
  * own services (deals, vehicles, ...), never here.
  */
-export function createBoardsService(db: Db, { clock }: { clock: Clock }) {
+export function createBoardsService(db: Pick<Db, 'kysely' | 'reads'>, { clock }: { clock: Clock }) {
   const k = db.kysely;
   /** The boards' card reads can be long on a large team: on SQLite they run on a read worker (storage/read-workers.ts). */
   const longReads = db.reads;
@@ -201,20 +200,20 @@ export function createBoardsService(db: Db, { clock }: { clock: Clock }) {
 
   /** A board with filters beyond its own: the phases, the filtered totals, then every column with cards in one statement. */
   const filteredDealsBoard = async (teamId: string, filters: DealBoardFilters, limit: number): Promise<ActiveDealsBoard> => {
-    const [phases, totals] = await Promise.all([listDealPhases(k, teamId), boardDealTotals(longReads, db.dialect, teamId, dealFilters(filters))]);
+    const [phases, totals] = await Promise.all([listDealPhases(k, teamId), boardDealTotals(longReads, teamScope(teamId), dealFilters(filters))]);
     const byPhase = new Map(totals.map((t) => [t.phase, t]));
     const withTotals = phases.map((p) => ({ ...p, count: byPhase.get(p.name)?.count ?? 0, total: byPhase.get(p.name)?.value_cents ?? 0 }));
     const read = withTotals.filter((p) => p.count !== 0).map((p) => p.name);
-    return { phases: withTotals, cards: await boardColumnsCards(longReads, db.dialect, teamId, read, dealFilters(filters), limit, isoNow(clock)) };
+    return { phases: withTotals, cards: await boardColumnsCards(longReads, teamScope(teamId), read, dealFilters(filters), limit, isoNow(clock)) };
   };
 
   /** A vehicle board with filters beyond its own: the phases, the filtered counts, then every column with cards in one statement. */
   const filteredVehiclesBoard = async (teamId: string, filters: VehicleBoardFilters, limit: number): Promise<ActiveVehiclesBoard> => {
-    const [phases, counts] = await Promise.all([listVehiclePhases(k, teamId), boardVehicleCounts(longReads, db.dialect, teamId, vehicleFilters(filters))]);
+    const [phases, counts] = await Promise.all([listVehiclePhases(k, teamId), boardVehicleCounts(longReads, teamScope(teamId), vehicleFilters(filters))]);
     const byPhase = new Map(counts.map((c) => [c.phase, c.count]));
     const withCounts = phases.map((p) => ({ ...p, count: byPhase.get(p.name) ?? 0, total: 0 }));
     const read = withCounts.filter((p) => p.count !== 0).map((p) => p.name);
-    return { phases: withCounts, cards: await boardColumnsVehicleCards(longReads, db.dialect, teamId, read, vehicleFilters(filters), limit) };
+    return { phases: withCounts, cards: await boardColumnsVehicleCards(longReads, teamScope(teamId), read, vehicleFilters(filters), limit) };
   };
 
   return {
@@ -229,7 +228,7 @@ export function createBoardsService(db: Db, { clock }: { clock: Clock }) {
     async vehiclesBoard(teamId: string, filters: VehicleBoardFilters, perColumn: number): Promise<{ columns: VehicleColumn[] }> {
       const limit = Math.min(perColumn, MAX_LIMIT);
       const { phases, cards } = onlyActiveFilter(vehicleFilters(filters))
-        ? await activeVehiclesBoard(longReads, db.dialect, teamId, limit + 1)
+        ? await activeVehiclesBoard(longReads, teamScope(teamId), limit + 1)
         : await filteredVehiclesBoard(teamId, filters, limit + 1);
       // Each card's phase is its column's (every column is read with phase = its name).
       const rowsOf = new Map<string, VehicleCardRow[]>(phases.map((phase) => [phase.name, []]));
@@ -246,13 +245,13 @@ export function createBoardsService(db: Db, { clock }: { clock: Clock }) {
 
     async vehiclesColumn(teamId: string, phase: string, filters: VehicleBoardFilters, offset: number, limit: number) {
       const shown = Math.min(limit, MAX_LIMIT);
-      return vehiclePage(await boardColumnVehicleCards(longReads, db.dialect, teamId, phase, vehicleFilters(filters), offset, shown + 1), shown, clock.now());
+      return vehiclePage(await boardColumnVehicleCards(longReads, teamScope(teamId), phase, vehicleFilters(filters), offset, shown + 1), shown, clock.now());
     },
 
     async dealsBoard(teamId: string, filters: DealBoardFilters, perColumn: number): Promise<{ columns: DealColumn[] }> {
       const limit = Math.min(perColumn, MAX_LIMIT);
       const { phases, cards } = onlyActiveFilter(dealFilters(filters))
-        ? await activeDealsBoard(longReads, db.dialect, teamId, limit + 1, isoNow(clock))
+        ? await activeDealsBoard(longReads, teamScope(teamId), limit + 1, isoNow(clock))
         : await filteredDealsBoard(teamId, filters, limit + 1);
       // Each card's phase is its column's (every column is read with phase = its name).
       const rowsOf = new Map<string, DealCardRow[]>(phases.map((phase) => [phase.name, []]));
@@ -270,7 +269,7 @@ export function createBoardsService(db: Db, { clock }: { clock: Clock }) {
 
     async dealsColumn(teamId: string, phase: string, filters: DealBoardFilters, offset: number, limit: number) {
       const shown = Math.min(limit, MAX_LIMIT);
-      return cardPage(await boardColumnCards(longReads, db.dialect, teamId, phase, dealFilters(filters), offset, shown + 1, isoNow(clock)), shown);
+      return cardPage(await boardColumnCards(longReads, teamScope(teamId), phase, dealFilters(filters), offset, shown + 1, isoNow(clock)), shown);
     },
 
     /**

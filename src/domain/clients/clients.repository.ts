@@ -1,4 +1,5 @@
 import type { DbExecutor, Trx } from '../../storage/executor.js';
+import { locksRows } from '../../storage/dialect.js';
 import { compiledQuery } from '../../storage/compiled-query.js';
 import type { ClientUpdate, NewClientRow } from '../../storage/database.js';
 
@@ -12,6 +13,10 @@ export const findClient = (db: DbExecutor, teamId: string, id: string) => client
 /** The same, row-locked until the transaction ends (PostgreSQL). */
 export const findClientForUpdate = (trx: Trx, teamId: string, id: string) =>
   trx.selectFrom('clients').selectAll().where('team_id', '=', teamId).where('id', '=', id).forUpdate().executeTakeFirst();
+
+/** The row a write changes: row-locked until the transaction ends where transactions run at once (PostgreSQL). */
+export const findClientForChange = (trx: Trx, teamId: string, id: string) =>
+  locksRows(trx) ? findClientForUpdate(trx, teamId, id) : findClient(trx, teamId, id);
 
 /** `{id, name}` of a client of the team: what a deal embeds, and how its client_id is checked. */
 export const findClientRef = (db: DbExecutor, teamId: string, id: string): Promise<{ id: string; name: string } | undefined> =>

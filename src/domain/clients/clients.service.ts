@@ -4,6 +4,7 @@ import type { Db } from '../../storage/db.js';
 import type { Trx } from '../../storage/executor.js';
 import type { ClientUpdate, NewClientRow } from '../../storage/database.js';
 import { uniqueViolationIndex } from '../../storage/unique-violation.js';
+import { contactKeyColumns } from '../../storage/contact-keys.js';
 import { canonicalId, newId } from '../shared/ids.js';
 import { pageOf, paginationOf, parseSort, sameJson, type Pagination } from '../shared/list-query.js';
 import { fromCents, toCents } from '../shared/money.js';
@@ -110,6 +111,7 @@ function columnsOf(s: ClientState): Omit<NewClientRow, 'id' | 'team_id' | 'creat
     credit_limit_cents: creditCents(s.credit_limit),
     search_text: searchDocument([s.name, s.email, s.cpf, cpfNormalized, s.cnpj, cnpjNormalized]),
     name_key: foldText(s.name),
+    ...contactKeyColumns(s),
     updated_at: s.updated_at,
   };
 }
@@ -133,16 +135,65 @@ export interface ClientsServiceDeps {
   ai?: Pick<AiServing, 'refreshClientDeals'>;
 }
 
-export function createClientsService(db: Db, { clock, reads, ai }: ClientsServiceDeps) {
+export function createClientsService(db: Pick<Db, 'kysely'>, { clock, reads, ai }: ClientsServiceDeps) {
   const k = db.kysely;
-  const lockRows = db.dialect === 'postgres';
 
   /** Writers lock the row (PostgreSQL) so concurrent updates compute from the row they replace. */
   async function loadForUpdate(trx: Trx, teamId: string, rawId: string) {
     const id = canonicalId(rawId);
-    const row = id ? await (lockRows ? repo.findClientForUpdate(trx, teamId, id) : repo.findClient(trx, teamId, id)) : undefined;
+    const row = id ? await repo.findClientForChange(trx, teamId, id) : undefined;
     if (!row) throw notFound(messages.clientNotFound);
     return toClientState(row);
+  }
+
+  /** A new client's state and stamp from a create's input; every rule checked. */
+  function newClient(input: ClientCreateInput): { state: ClientState; stamp: string } {
+    const stamp = isoNow(clock);
+    const now = toApiTimestamp(stamp);
+    const state: ClientState = {
+      ...(Object.fromEntries(CLIENT_UPDATABLE.map((f) => [f, input[f] ?? null])) as Pick<ClientState, ClientField>),
+      id: newId(),
+      type: input.type,
+      name: input.name,
+      tags: input.tags ?? [],
+      address: input.address ? mergeAddress(null, input.address) : null,
+      status: 'active',
+      created_at: now,
+      updated_at: now,
+    };
+    checkClient(state, input);
+    return { state, stamp };
+  }
+
+  async function insertNew(trx: Trx, teamId: string, state: ClientState, stamp: string): Promise<void> {
+    await repo.insertClient(trx, { ...columnsOf(state), id: state.id, team_id: teamId, created_at: stamp, updated_at: stamp });
+    await recordEvents(trx, teamId, [{ type: 'client.created', object: toClientView(state), previous: null }], stamp);
+  }
+
+  async function updateIn(
+    trx: Trx,
+    teamId: string,
+    rawId: string,
+    body: ClientUpdateInput,
+  ): Promise<{ state: ClientState; previous: Record<string, unknown> }> {
+    const sent = CLIENT_UPDATABLE.filter((f) => body[f] !== undefined);
+    const current = await loadForUpdate(trx, teamId, rawId);
+    if (body.type !== undefined && body.type !== current.type) throw validationError("Campo 'type' não pode ser alterado", 'type');
+    const next: ClientState = { ...current, status: 'active' };
+    for (const field of sent) (next as unknown as Record<string, unknown>)[field] = body[field];
+    if (body.address !== undefined) next.address = mergeAddress(current.address, body.address);
+    checkClient(next, body);
+    const changed = TRACKED.filter((f) => !sameJson(current[f], next[f]));
+    if (changed.length === 0) return { state: current, previous: {} };
+    const stamp = isoNow(clock);
+    next.updated_at = toApiTimestamp(stamp);
+    const patch: ClientUpdate = { ...columnsOf(next), updated_at: stamp };
+    if (current.status === 'inactive') patch.deactivated_at = null;
+    await repo.updateClient(trx, teamId, current.id, patch);
+    const previous = Object.fromEntries(changed.filter((f) => f !== 'municipal_registration').map((f) => [f, current[f]]));
+    await recordEvents(trx, teamId, [{ type: 'client.updated', object: toClientView(next), previous }], stamp);
+    if (changed.includes('name') || changed.includes('segment')) await ai?.refreshClientDeals(trx, teamId, current.id);
+    return { state: next, previous };
   }
 
   /** A page of the list, with the auth_epoch counter read with it (null when it was not). */
@@ -187,57 +238,45 @@ export function createClientsService(db: Db, { clock, reads, ai }: ClientsServic
     },
 
     async create(teamId: string, input: ClientCreateInput, options: WriteOptions<ClientView> = {}): Promise<ClientView> {
-      const stamp = isoNow(clock);
-      const now = toApiTimestamp(stamp);
-      const state: ClientState = {
-        ...(Object.fromEntries(CLIENT_UPDATABLE.map((f) => [f, input[f] ?? null])) as Pick<ClientState, ClientField>),
-        id: newId(),
-        type: input.type,
-        name: input.name,
-        tags: input.tags ?? [],
-        address: input.address ? mergeAddress(null, input.address) : null,
-        status: 'active',
-        created_at: now,
-        updated_at: now,
-      };
-      checkClient(state, input);
+      const { state, stamp } = newClient(input);
       const client = toClientView(state);
       await guardDuplicates(() =>
         k.transaction().execute(async (trx) => {
-          await repo.insertClient(trx, { ...columnsOf(state), id: state.id, team_id: teamId, created_at: stamp, updated_at: stamp });
-          await recordEvents(trx, teamId, [{ type: 'client.created', object: client, previous: null }], stamp);
+          await insertNew(trx, teamId, state, stamp);
           await options.inTransaction?.(trx, client);
         }),
       );
       return client;
     },
 
+    /**
+     * POST /clients inside the caller's transaction (a lead's): the same checks, row and event. A
+     * CPF/CNPJ taken meanwhile surfaces as the database's unique violation, for the caller to handle.
+     */
+    async createIn(trx: Trx, teamId: string, input: ClientCreateInput): Promise<ClientView> {
+      const { state, stamp } = newClient(input);
+      await insertNew(trx, teamId, state, stamp);
+      return toClientView(state);
+    },
+
+    /** A client read inside the caller's transaction (row-locked when `lock`: PostgreSQL), as GET answers it. */
+    async findIn(trx: Trx, teamId: string, id: string, lock = false): Promise<ClientView> {
+      const row = await (lock ? repo.findClientForUpdate(trx, teamId, id) : repo.findClient(trx, teamId, id));
+      if (!row) throw notFound(messages.clientNotFound);
+      return toClientView(toClientState(row));
+    },
+
     /** Applies a PUT; an inactive client is reactivated by any valid field. */
     async update(teamId: string, rawId: string, body: ClientUpdateInput): Promise<ClientUpdateResult> {
       const sent = CLIENT_UPDATABLE.filter((f) => body[f] !== undefined);
       if (sent.length === 0) throw validationError(messages.noFieldToUpdate);
-      const change = await guardDuplicates(() =>
-        k.transaction().execute(async (trx) => {
-          const current = await loadForUpdate(trx, teamId, rawId);
-          if (body.type !== undefined && body.type !== current.type) throw validationError("Campo 'type' não pode ser alterado", 'type');
-          const next: ClientState = { ...current, status: 'active' };
-          for (const field of sent) (next as unknown as Record<string, unknown>)[field] = body[field];
-          if (body.address !== undefined) next.address = mergeAddress(current.address, body.address);
-          checkClient(next, body);
-          const changed = TRACKED.filter((f) => !sameJson(current[f], next[f]));
-          if (changed.length === 0) return { state: current, previous: {} };
-          const stamp = isoNow(clock);
-          next.updated_at = toApiTimestamp(stamp);
-          const patch: ClientUpdate = { ...columnsOf(next), updated_at: stamp };
-          if (current.status === 'inactive') patch.deactivated_at = null;
-          await repo.updateClient(trx, teamId, current.id, patch);
-          const previous = Object.fromEntries(changed.filter((f) => f !== 'municipal_registration').map((f) => [f, current[f]]));
-          await recordEvents(trx, teamId, [{ type: 'client.updated', object: toClientView(next), previous }], stamp);
-          if (changed.includes('name') || changed.includes('segment')) await ai?.refreshClientDeals(trx, teamId, current.id);
-          return { state: next, previous };
-        }),
-      );
+      const change = await guardDuplicates(() => k.transaction().execute((trx) => updateIn(trx, teamId, rawId, body)));
       return { client: toClientView(change.state), previous: change.previous, state: change.state, sent };
+    },
+
+    /** A PUT's change inside the caller's transaction (a lead filling in contact fields): the same checks, row and event. */
+    async updateIn(trx: Trx, teamId: string, id: string, body: ClientUpdateInput): Promise<ClientView> {
+      return toClientView((await updateIn(trx, teamId, id, body)).state);
     },
 
     /** DELETE: deactivates; deleting an inactive client again answers with its original deactivated_at. */

@@ -1,4 +1,6 @@
-import { checkAll, messages, notFound, validationError } from '../shared/errors.js';
+import type { AiServing } from '../ai/ai-serving.service.js';
+import type { DealFacts } from '../ai/serving.js';
+import { AppError, checkAll, messages, notFound, validationError } from '../shared/errors.js';
 import type { Db } from '../../storage/db.js';
 import type { DbExecutor, Trx } from '../../storage/executor.js';
 import type { DealUpdate } from '../../storage/database.js';
@@ -14,13 +16,12 @@ import type { WriteOptions } from '../shared/write-options.js';
 import { deferredEpochRead, epochRead, type EpochRead } from '../shared/epoch-read.js';
 import { dayBounds, toApiTimestamp } from '../shared/time.js';
 import { findPhase, listPhases } from '../teams/teams.repository.js';
-import { sellVehicleOfDeal } from '../vehicles/vehicles.service.js';
+import { sellVehicleOfDeal, vehicleStatusOf } from '../vehicles/vehicles.service.js';
 import { toDealView, type DealViewRow } from './deals.mapper.js';
 import { DEALS } from './deals.resource.js';
 import type { ReadPlanner } from '../reads/read-planner.repository.js';
 import { teamScope } from '../reads/scope.js';
-import type { AiServing } from '../ai/ai-serving.service.js';
-import type { DealFacts } from '../ai/serving.js';
+import * as createRepo from './deal-create.repository.js';
 import * as repo from './deals.repository.js';
 import {
   DEAL_SORT_FIELDS,
@@ -32,6 +33,9 @@ import {
   type DealUpdateInput,
   type DealUpdateResult,
   type DealView,
+  type DealWinInput,
+  type DealWinResult,
+  winMessages,
 } from './deals.types.js';
 
 const PRIORITY_RANK = { baixa: 1, media: 2, alta: 3 } as const;
@@ -114,14 +118,13 @@ export interface DealsServiceDeps {
   ai?: Pick<AiServing, 'fieldsFor'>;
 }
 
-export function createDealsService(db: Db, { clock, reads, ai }: DealsServiceDeps) {
+export function createDealsService(db: Pick<Db, 'kysely'>, { clock, reads, ai }: DealsServiceDeps) {
   const k = db.kysely;
-  const lockRows = db.dialect === 'postgres';
 
   /** Writers lock the row (PostgreSQL) so concurrent updates compute from the row they replace. */
   async function loadForUpdate(trx: Trx, teamId: string, rawId: string) {
     const id = canonicalId(rawId);
-    const row = id ? await (lockRows ? repo.findDealForUpdate(trx, teamId, id) : repo.findDeal(trx, teamId, id)) : undefined;
+    const row = id ? await repo.findDealForChange(trx, teamId, id) : undefined;
     if (!row) throw notFound(messages.dealNotFound);
     return row;
   }
@@ -153,6 +156,121 @@ export function createDealsService(db: Db, { clock, reads, ai }: DealsServiceDep
     return { data: rows.map(toDealView), pagination: paginationOf(page, total), authEpoch };
   }
 
+  /** A create's checks, row and event, from one read of the phase, the client and the webhooks. */
+  async function prepareCreate(executor: DbExecutor, teamId: string, input: DealCreateInput) {
+    const phaseName = input.phase ?? 'lead';
+    // A client_id that is not a UUID names no client (checked after the phase, as ever).
+    const clientId = input.client_id != null ? canonicalId(input.client_id) : null;
+    const caseId = input.case_id != null ? canonicalId(input.case_id) : null;
+    const found = await createRepo.createLookup(executor, teamId, phaseName, clientId, caseId);
+    if (!found.phase || (input.client_id != null && !found.client)) {
+      // Every invalid field at once; the message is the contract's, the team's phases go in a documented detail.
+      await checkAll(
+        async () => {
+          if (!found.phase) throw validationError(messages.invalidPhase, 'phase', { allowed: (await listPhases(executor, teamId)).map((p) => p.name) });
+        },
+        () => {
+          if (input.client_id != null && !found.client) throw validationError(messages.clientNotFound, 'client_id');
+        },
+        () => centsOf(input.value),
+      );
+    }
+    const { client } = found;
+    const phase = found.phase!;
+    const now = isoNow(clock);
+    const priority = input.priority ?? 'media';
+    const row: createRepo.CreatedDealRow = {
+      id: newId(),
+      team_id: teamId,
+      title: input.title,
+      description: input.description ?? null,
+      value_cents: centsOf(input.value),
+      currency: 'BRL',
+      phase: phase.name,
+      priority,
+      priority_rank: PRIORITY_RANK[priority],
+      probability: input.probability ?? phase.probability,
+      status: 'ativo',
+      expected_close_date: input.expected_close_date ?? null,
+      source: input.source ?? null,
+      loss_reason: null,
+      tags: JSON.stringify(input.tags ?? []),
+      is_starred: 0,
+      store_id: input.store_id ?? null,
+      client_id: client?.id ?? null,
+      responsible_id: input.responsible_id ?? null,
+      case_id: input.case_id ?? null,
+      search_text: searchDocument([input.title, input.description]),
+      title_key: foldText(input.title),
+      archived_at: null,
+      created_at: now,
+      updated_at: now,
+      ai_win_probability: null,
+      ai_summary: null,
+      phase_changed_at: now,
+    };
+    if (ai && found.ai) {
+      const fields = await ai.fieldsFor(executor, teamId, factsOf(toDealView({ ...row, client_name: null }), now, now), { context: found.ai, activities: [] });
+      row.ai_win_probability = fields.ai_win_probability;
+      row.ai_summary = fields.ai_summary;
+    }
+    const deal = toDealView({ ...row, client_name: client?.name ?? null });
+    return { row, deal, now, hooks: found.hooks, events: [{ type: 'deal.created' as const, object: deal, previous: null }] };
+  }
+
+  /** A PUT's change inside the caller's transaction; `sold` is the car a win sold (its case_id, in stock). */
+  async function applyUpdate(trx: Trx, teamId: string, rawId: string, body: DealUpdateInput, sent: readonly DealField[]) {
+    const row = await loadForUpdate(trx, teamId, rawId);
+    const current = toDealView(row);
+    const next: DealView = { ...current };
+    for (const field of sent) (next as unknown as Record<string, unknown>)[field] = body[field];
+    await checkAll(
+      // Compare and echo the value as it will be stored (whole cents).
+      () => (next.value = fromCents(centsOf(next.value))),
+      async () => {
+        if (body.phase === undefined) return;
+        const phase = await phaseOrThrow(trx, teamId, body.phase);
+        // A phase move without an explicit probability takes the new phase's suggestion.
+        if (body.probability === undefined && phase.name !== current.phase) next.probability = phase.probability;
+      },
+      async () => {
+        if (body.client_id === undefined || body.client_id === current.client_id) return;
+        next.client = body.client_id === null ? null : await clientOrThrow(trx, teamId, body.client_id);
+        next.client_id = next.client?.id ?? null;
+      },
+    );
+    const changed = DEAL_UPDATABLE.filter((f) => !sameJson(current[f], next[f]));
+    if (changed.length === 0) return { deal: current, previous: {}, sold: null };
+
+    const now = isoNow(clock);
+    const patch: DealUpdate = { updated_at: now };
+    for (const field of changed) Object.assign(patch, columnsFor(field, next));
+    if (changed.includes('status')) patch.archived_at = next.status === 'arquivado' ? now : null;
+    // A lead's first phase change answers it (response time), unless something answered it before.
+    if (changed.includes('phase') && row.lead_received_at !== null && row.lead_responded_at === null) patch.lead_responded_at = now;
+    if (changed.includes('phase')) patch.phase_changed_at = now;
+    if (ai) {
+      const since = patch.phase_changed_at ?? row.phase_changed_at ?? row.created_at;
+      const fields = await ai.fieldsFor(trx, teamId, factsOf(next, row.created_at, since));
+      Object.assign(patch, fields);
+      Object.assign(next, fields);
+    }
+    await repo.updateDeal(trx, teamId, current.id, patch);
+    next.updated_at = toApiTimestamp(now);
+    const previous = Object.fromEntries(changed.map((f) => [f, current[f]])) as Partial<DealView>;
+    if (changed.includes('client_id')) previous.client = current.client;
+    await recordEvents(
+      trx,
+      teamId,
+      updateEvents(changed, next).map((type) => ({ type, object: next, previous })),
+      now,
+    );
+    // A won deal sells the in-stock vehicle its case_id names, in this transaction (after the deal's events).
+    const sold =
+      changed.includes('status') && next.status === 'ganho' && next.case_id !== null ? await sellVehicleOfDeal(trx, teamId, next.case_id, now) : null;
+    return { deal: next, previous, sold };
+  }
+
   return {
     async list(teamId: string, q: DealListInput): Promise<{ data: DealView[]; pagination: Pagination }> {
       const { data, pagination } = await listRead(teamId, q);
@@ -181,150 +299,58 @@ export function createDealsService(db: Db, { clock, reads, ai }: DealsServiceDep
     },
 
     async create(teamId: string, input: DealCreateInput, options: WriteOptions<DealView> = {}): Promise<DealView> {
-      const phaseName = input.phase ?? 'lead';
-      // A client_id that is not a UUID names no client (checked after the phase, as ever).
-      const clientId = input.client_id != null ? canonicalId(input.client_id) : null;
-      /** The checks, the row and its event, from one read of the phase, the client and the webhooks. */
-      const prepare = async (executor: DbExecutor) => {
-        const caseId = input.case_id != null ? canonicalId(input.case_id) : null;
-        const found = await repo.createLookup(executor, teamId, phaseName, clientId, caseId);
-        if (!found.phase || (input.client_id != null && !found.client)) {
-          // Every invalid field at once; the message is the contract's, the team's phases go in a documented detail.
-          await checkAll(
-            async () => {
-              if (!found.phase) throw validationError(messages.invalidPhase, 'phase', { allowed: (await listPhases(executor, teamId)).map((p) => p.name) });
-            },
-            () => {
-              if (input.client_id != null && !found.client) throw validationError(messages.clientNotFound, 'client_id');
-            },
-            () => centsOf(input.value),
-          );
-        }
-        const { client } = found;
-        const phase = found.phase!;
-        const now = isoNow(clock);
-        const priority = input.priority ?? 'media';
-        const row: repo.CreatedDealRow = {
-          id: newId(),
-          team_id: teamId,
-          title: input.title,
-          description: input.description ?? null,
-          value_cents: centsOf(input.value),
-          currency: 'BRL',
-          phase: phase.name,
-          priority,
-          priority_rank: PRIORITY_RANK[priority],
-          probability: input.probability ?? phase.probability,
-          status: 'ativo',
-          expected_close_date: input.expected_close_date ?? null,
-          source: input.source ?? null,
-          loss_reason: null,
-          tags: JSON.stringify(input.tags ?? []),
-          is_starred: 0,
-          store_id: input.store_id ?? null,
-          client_id: client?.id ?? null,
-          responsible_id: input.responsible_id ?? null,
-          case_id: input.case_id ?? null,
-          search_text: searchDocument([input.title, input.description]),
-          title_key: foldText(input.title),
-          archived_at: null,
-          created_at: now,
-          updated_at: now,
-          ai_win_probability: null,
-          ai_summary: null,
-          phase_changed_at: now,
-        };
-        if (ai && found.ai) {
-          const fields = await ai.fieldsFor(executor, teamId, factsOf(toDealView({ ...row, client_name: null }), now, now), {
-            context: found.ai,
-            activities: [],
-          });
-          row.ai_win_probability = fields.ai_win_probability;
-          row.ai_summary = fields.ai_summary;
-        }
-        const deal = toDealView({ ...row, client_name: client?.name ?? null });
-        return { row, deal, now, hooks: found.hooks, events: [{ type: 'deal.created' as const, object: deal, previous: null }] };
-      };
+      const prepare = (executor: DbExecutor) => prepareCreate(executor, teamId, input);
 
-      if (db.dialect === 'postgres') {
-        // Two statements (issue 15, was eight with BEGIN and COMMIT): the read, then the deal, its event,
-        // its deliveries and the NOTIFY in one statement, atomic on its own. A transaction only to store
-        // an Idempotency-Key's answer with them.
-        const write = async (executor: DbExecutor) => {
-          const { row, deal, now, hooks, events } = await prepare(executor);
-          await repo.insertDealWithEventsPostgres(executor, repo.dealValues(row), teamId, events, now, hooks);
-          return deal;
-        };
-        const inTransaction = options.inTransaction;
-        if (!inTransaction) return write(k);
-        return k.transaction().execute(async (trx) => {
-          const deal = await write(trx);
-          await inTransaction(trx, deal);
-          return deal;
-        });
-      }
-      return k.transaction().execute(async (trx) => {
-        const { row, deal, now, hooks, events } = await prepare(trx);
-        await repo.insertCreatedDeal(trx, row);
-        await recordEvents(trx, teamId, events, now, hooks);
-        await options.inTransaction?.(trx, deal);
-        return deal;
-      });
+      return createRepo.insertDealWithEvents(k, teamId, prepare, options.inTransaction);
+    },
+
+    /**
+     * POST /deals inside the caller's transaction (a lead's): the same checks, row and `deal.created`.
+     * `leadReceivedAt` marks the deal as a lead's, whose response time starts then.
+     */
+    async createIn(trx: Trx, teamId: string, input: DealCreateInput, { leadReceivedAt }: { leadReceivedAt?: string } = {}): Promise<DealView> {
+      const { row, deal, now, hooks, events } = await prepareCreate(trx, teamId, input);
+      await repo.insertDeal(trx, { ...row, lead_received_at: leadReceivedAt ?? null });
+      await recordEvents(trx, teamId, events, now, hooks);
+      return deal;
+    },
+
+    /** A deal read inside the caller's transaction, as GET answers it. */
+    async findIn(trx: Trx, teamId: string, id: string): Promise<DealView> {
+      const row = await repo.findDeal(trx, teamId, id);
+      if (!row) throw notFound(messages.dealNotFound);
+      return toDealView(row);
     },
 
     /** Applies a PUT; returns the deal after it, the earlier values of what changed, and the fields the body sent. */
     async update(teamId: string, rawId: string, body: DealUpdateInput): Promise<DealUpdateResult> {
       const sent = DEAL_UPDATABLE.filter((f) => body[f] !== undefined);
       if (sent.length === 0) throw validationError(messages.noFieldToUpdate);
-      const change = await k.transaction().execute(async (trx) => {
-        const currentRow = await loadForUpdate(trx, teamId, rawId);
-        const current = toDealView(currentRow);
-        const next: DealView = { ...current };
-        for (const field of sent) (next as unknown as Record<string, unknown>)[field] = body[field];
-        await checkAll(
-          // Compare and echo the value as it will be stored (whole cents).
-          () => (next.value = fromCents(centsOf(next.value))),
-          async () => {
-            if (body.phase === undefined) return;
-            const phase = await phaseOrThrow(trx, teamId, body.phase);
-            // A phase move without an explicit probability takes the new phase's suggestion.
-            if (body.probability === undefined && phase.name !== current.phase) next.probability = phase.probability;
-          },
-          async () => {
-            if (body.client_id === undefined || body.client_id === current.client_id) return;
-            next.client = body.client_id === null ? null : await clientOrThrow(trx, teamId, body.client_id);
-            next.client_id = next.client?.id ?? null;
-          },
-        );
-        const changed = DEAL_UPDATABLE.filter((f) => !sameJson(current[f], next[f]));
-        if (changed.length === 0) return { deal: current, previous: {} };
+      const { deal, previous } = await k.transaction().execute((trx) => applyUpdate(trx, teamId, rawId, body, sent));
+      return { deal, previous, sent };
+    },
 
-        const now = isoNow(clock);
-        const patch: DealUpdate = { updated_at: now };
-        for (const field of changed) Object.assign(patch, columnsFor(field, next));
-        if (changed.includes('status')) patch.archived_at = next.status === 'arquivado' ? now : null;
-        if (changed.includes('phase')) patch.phase_changed_at = now;
-        if (ai) {
-          const since = patch.phase_changed_at ?? currentRow.phase_changed_at ?? currentRow.created_at;
-          const fields = await ai.fieldsFor(trx, teamId, factsOf(next, currentRow.created_at, since));
-          Object.assign(patch, fields);
-          Object.assign(next, fields);
+    /**
+     * The panel's win (DECISIONS: "Closing a deal in the panel"): an active deal becomes `ganho` at its
+     * final value, its `case_id` set to the car sold, and that car (in stock) becomes `vendido` in the
+     * same transaction, as a PUT that wins the deal would. Without a car, the deal is won alone.
+     */
+    async win(teamId: string, rawId: string, input: DealWinInput): Promise<DealWinResult> {
+      return k.transaction().execute(async (trx) => {
+        const current = await loadForUpdate(trx, teamId, rawId);
+        if (current.status !== 'ativo') throw new AppError(422, 'VALIDATION_ERROR', winMessages.notActive, { field: 'status' });
+        const vehicleId = input.vehicle_id === null ? null : canonicalId(input.vehicle_id);
+        if (input.vehicle_id !== null && vehicleId === null) throw validationError(winMessages.vehicleNotFound, 'vehicle_id');
+        const body: DealUpdateInput = { status: 'ganho', value: input.value, ...(vehicleId !== null && { case_id: vehicleId }) };
+        const sent = DEAL_UPDATABLE.filter((f) => body[f] !== undefined);
+        const { deal, sold } = await applyUpdate(trx, teamId, current.id, body, sent);
+        if (vehicleId !== null && sold === null) {
+          const found = await vehicleStatusOf(trx, teamId, vehicleId);
+          if (found === undefined) throw validationError(winMessages.vehicleNotFound, 'vehicle_id');
+          throw new AppError(422, 'VALIDATION_ERROR', winMessages.vehicleNotInStock, { field: 'vehicle_id' });
         }
-        await repo.updateDeal(trx, teamId, current.id, patch);
-        next.updated_at = toApiTimestamp(now);
-        const previous = Object.fromEntries(changed.map((f) => [f, current[f]])) as Partial<DealView>;
-        if (changed.includes('client_id')) previous.client = current.client;
-        await recordEvents(
-          trx,
-          teamId,
-          updateEvents(changed, next).map((type) => ({ type, object: next, previous })),
-          now,
-        );
-        // A won deal sells the in-stock vehicle its case_id names, in this transaction (after the deal's events).
-        if (changed.includes('status') && next.status === 'ganho' && next.case_id !== null) await sellVehicleOfDeal(trx, lockRows, teamId, next.case_id, now);
-        return { deal: next, previous };
+        return { deal, vehicle: sold };
       });
-      return { ...change, sent };
     },
 
     /** DELETE: archives; deleting an archived deal again answers with its original archived_at. */

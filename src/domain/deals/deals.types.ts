@@ -1,3 +1,4 @@
+import type { VehicleView } from '../vehicles/vehicles.types.js';
 import type { ListInput } from '../shared/list.types.js';
 
 export const PRIORITIES = ['alta', 'media', 'baixa'] as const;
@@ -110,3 +111,21 @@ export interface DealUpdateResult extends DealChange {
 export interface DealArchiveResult extends DealChange {
   archivedAt: string;
 }
+
+/** The panel's win: the car sold (null: none) and the final value. */
+export interface DealWinInput {
+  vehicle_id: string | null;
+  value: number;
+}
+
+/** A win's outcome: the deal, and the car it sold (null when none). */
+export interface DealWinResult {
+  deal: DealView;
+  vehicle: VehicleView | null;
+}
+
+export const winMessages = {
+  notActive: 'Só um negócio em andamento pode ser marcado como ganho',
+  vehicleNotFound: 'Veículo não encontrado',
+  vehicleNotInStock: 'Este veículo não está em estoque (vendido ou arquivado)',
+} as const;

@@ -1,8 +1,9 @@
-import { PostgresAdapter, sql, type InsertQueryBuilder, type InsertResult, type QueryCreator } from 'kysely';
+import { sql, type InsertQueryBuilder, type InsertResult, type QueryCreator } from 'kysely';
 import type { DbExecutor, Trx } from '../../storage/executor.js';
 import { v7 as uuidv7 } from 'uuid';
 import type { Database, EventRow } from '../../storage/database.js';
 import { compiledQuery, compiledQueryFamily } from '../../storage/compiled-query.js';
+import { dialectOf } from '../../storage/dialect.js';
 import { newId } from '../shared/ids.js';
 import { signalInProcess, DELIVERIES_CHANNEL } from './delivery-signal.js';
 import { subscribes } from './events.mapper.js';
@@ -18,10 +19,7 @@ export interface EventDraft {
 export const newEventId = (): string => `evt_${uuidv7().replaceAll('-', '')}`;
 
 /** True when `trx` runs on PostgreSQL (where the wake-up signal is a NOTIFY). */
-function onPostgres(trx: DbExecutor): boolean {
-  // The adapter is shared, not built per call (`introspection` would build a Kysely and an introspector each time).
-  return trx.getExecutor().adapter instanceof PostgresAdapter;
-}
+const onPostgres = (trx: DbExecutor): boolean => dialectOf(trx) === 'postgres';
 
 /** A team's enabled webhook, as the outbox needs it: which events it takes. */
 export interface EnabledHook {

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { DbExecutor, Trx } from '../../storage/executor.js';
+import { locksRows } from '../../storage/dialect.js';
 import type { FinancialRow, FinancialUpdate, NewFinancialRow } from '../../storage/database.js';
 
 export const findFinancial = (db: DbExecutor, teamId: string, id: string): Promise<FinancialRow | undefined> =>
@@ -7,6 +8,10 @@ export const findFinancial = (db: DbExecutor, teamId: string, id: string): Promi
 
 export const findFinancialForUpdate = (trx: Trx, teamId: string, id: string): Promise<FinancialRow | undefined> =>
   trx.selectFrom('financial_records').selectAll().where('team_id', '=', teamId).where('id', '=', id).forUpdate().executeTakeFirst();
+
+/** The row a write changes: row-locked until the transaction ends where transactions run at once (PostgreSQL). */
+export const findFinancialForChange = (trx: Trx, teamId: string, id: string) =>
+  locksRows(trx) ? findFinancialForUpdate(trx, teamId, id) : findFinancial(trx, teamId, id);
 
 export const findFinancialById = (db: DbExecutor, id: string): Promise<FinancialRow | undefined> =>
   db.selectFrom('financial_records').selectAll().where('id', '=', id).executeTakeFirst();
@@ -71,11 +76,22 @@ export async function vehicleSums(db: DbExecutor, teamId: string, from: string, 
   return rows.map((r) => ({ vehicle_id: r.vehicle_id!, sale_cents: Number(r.sale_cents), cost_cents: Number(r.cost_cents) }));
 }
 
-/** Purchase prices (cents, null when not recorded) of the team's vehicles among `ids`. */
-export async function vehiclePurchaseCents(db: DbExecutor, teamId: string, ids: string[]): Promise<Map<string, number | null>> {
+/** Purchase prices (cents, null when not recorded), titles and plates of the team's vehicles among `ids`. */
+export async function vehiclesOfSummary(
+  db: DbExecutor,
+  teamId: string,
+  ids: string[],
+): Promise<Map<string, { purchase_cents: number | null; title: string; plate: string | null }>> {
   if (ids.length === 0) return new Map();
-  const rows = await db.selectFrom('vehicles').select(['id', 'purchase_price_cents']).where('team_id', '=', teamId).where('id', 'in', ids).execute();
-  return new Map(rows.map((r) => [r.id, r.purchase_price_cents === null ? null : Number(r.purchase_price_cents)]));
+  const rows = await db
+    .selectFrom('vehicles')
+    .select(['id', 'purchase_price_cents', 'title', 'plate'])
+    .where('team_id', '=', teamId)
+    .where('id', 'in', ids)
+    .execute();
+  return new Map(
+    rows.map((r) => [r.id, { purchase_cents: r.purchase_price_cents === null ? null : Number(r.purchase_price_cents), title: r.title, plate: r.plate }]),
+  );
 }
 
 /** The team's overdue receivables (pending revenue past its overdue time): count and cents, from financial_team_status_overdue_idx. */

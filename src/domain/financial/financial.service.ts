@@ -70,13 +70,12 @@ function paidAtOf(raw: string | null | undefined, now: string): string {
   return at.toISOString();
 }
 
-export function createFinancialService(db: Db, { clock, reads }: { clock: Clock; reads: ReadPlanner }) {
+export function createFinancialService(db: Pick<Db, 'kysely'>, { clock, reads }: { clock: Clock; reads: ReadPlanner }) {
   const k = db.kysely;
-  const lockRows = db.dialect === 'postgres';
 
   async function loadForUpdate(trx: Trx, teamId: string, rawId: string): Promise<FinancialRow> {
     const id = canonicalId(rawId);
-    const row = id ? await (lockRows ? repo.findFinancialForUpdate(trx, teamId, id) : repo.findFinancial(trx, teamId, id)) : undefined;
+    const row = id ? await repo.findFinancialForChange(trx, teamId, id) : undefined;
     if (!row) throw notFound(messages.financialNotFound);
     return row;
   }
@@ -290,7 +289,8 @@ export function createFinancialService(db: Db, { clock, reads }: { clock: Clock;
      * The summary of a period of due dates (inclusive; by default the current month in the team's time
      * zone). Every figure is summed in integer cents and converted once at the end.
      */
-    async summary(teamId: string, period: { from?: string; to?: string } = {}): Promise<FinancialSummary> {
+    /** `vehicleNames`: each vehicle's row also carries its title and plate (the panel's table). */
+    async summary(teamId: string, period: { from?: string; to?: string } = {}, { vehicleNames = false } = {}): Promise<FinancialSummary> {
       const now = clock.now();
       const timeZone = await repo.teamTimeZone(k, teamId);
       const today = dayIn(now, timeZone);
@@ -319,7 +319,7 @@ export function createFinancialService(db: Db, { clock, reads }: { clock: Clock;
       }
       const money = (cents: number) => fromCents(cents)!;
       const vehicles = await repo.vehicleSums(k, teamId, from, to, VEHICLE_SALE_CATEGORY);
-      const prices = await repo.vehiclePurchaseCents(
+      const known = await repo.vehiclesOfSummary(
         k,
         teamId,
         vehicles.map((v) => v.vehicle_id),
@@ -348,9 +348,11 @@ export function createFinancialService(db: Db, { clock, reads }: { clock: Clock;
             net: money(m.revenue - m.expense - m.cost),
           })),
         by_vehicle: vehicles.map((v) => {
-          const purchase = prices.get(v.vehicle_id) ?? null;
+          const vehicle = known.get(v.vehicle_id);
+          const purchase = vehicle?.purchase_cents ?? null;
           return {
             vehicle_id: v.vehicle_id,
+            ...(vehicleNames && { title: vehicle?.title ?? null, plate: vehicle?.plate ?? null }),
             sale_revenue: money(v.sale_cents),
             purchase_price: purchase === null ? null : money(purchase),
             costs: money(v.cost_cents),

@@ -1,4 +1,5 @@
 import type { DbExecutor, Trx } from '../../storage/executor.js';
+import { locksRows } from '../../storage/dialect.js';
 import { compiledQuery } from '../../storage/compiled-query.js';
 import { defaultPhaseLabel } from './phase-names.js';
 import type { Board, BoardPhase } from './phases.types.js';
@@ -62,8 +63,10 @@ export async function writeBoard(trx: Trx, teamId: string, board: Board, phases:
     .execute();
 }
 
-/** Locks the team row until the transaction ends (PostgreSQL), so two replacements of a board run one after the other. */
-export const lockTeam = (trx: Trx, teamId: string) => trx.selectFrom('teams').select('id').where('id', '=', teamId).forUpdate().executeTakeFirst();
+/** Two replacements of a board run one after the other: the team row locked until the transaction ends on PostgreSQL; SQLite runs one write transaction at a time. */
+export async function lockTeam(trx: Trx, teamId: string): Promise<void> {
+  if (locksRows(trx)) await trx.selectFrom('teams').select('id').where('id', '=', teamId).forUpdate().executeTakeFirst();
+}
 
 /** Per phase: the `ativo` records and their summed value (board_totals, migration 0009), possibly several rows per phase. */
 const phaseTotals = (db: DbExecutor, teamId: string, board: Board) =>

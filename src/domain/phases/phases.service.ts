@@ -93,7 +93,7 @@ function checkPhases(board: Board, input: PhaseInput[], current: BoardPhase[], t
  * CLI (`autosales teams phases`) and the panel go through here. A phase that still has records (of
  * any status: an archived record keeps its phase and may come back) cannot be removed.
  */
-export function createPhasesService(db: Db) {
+export function createPhasesService(db: Pick<Db, 'kysely'>) {
   const k = db.kysely;
 
   async function teamOrThrow(rawId: string): Promise<string> {
@@ -116,7 +116,7 @@ export function createPhasesService(db: Db) {
       const team = await teamOrThrow(teamId);
       checkBoard(board);
       return k.transaction().execute(async (trx) => {
-        if (db.dialect === 'postgres') await repo.lockTeam(trx, team);
+        await repo.lockTeam(trx, team);
         const current = await repo.listBoardPhases(trx, team, board);
         const next = checkPhases(board, phases, current, typedAsLabels);
         const removed = current.map((p) => p.name).filter((name) => !next.some((p) => p.name === name));

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { DbExecutor, Trx } from '../../storage/executor.js';
 import type { ScheduledEventRow } from '../../storage/database.js';
-import type { DialectName } from '../../storage/dialect.js';
+import { locksRows } from '../../storage/dialect.js';
 import { newId } from '../shared/ids.js';
 import type { Arming, SubjectType } from './schedule.types.js';
 
@@ -66,7 +66,7 @@ export async function syncSchedule(trx: Trx, teamId: string, subjectType: Subjec
  * schedulers claim disjoint rows at once. SQLite: the UPDATE takes the database's write lock, so
  * schedulers in several processes claim one after the other and never the same row.
  */
-export async function claimDue(trx: Trx, dialect: DialectName, now: string, limit: number): Promise<ScheduledEventRow[]> {
+export async function claimDue(trx: Trx, now: string, limit: number): Promise<ScheduledEventRow[]> {
   const due = trx
     .selectFrom('scheduled_events')
     .select('id')
@@ -78,7 +78,7 @@ export async function claimDue(trx: Trx, dialect: DialectName, now: string, limi
   const rows = await trx
     .updateTable('scheduled_events')
     .set({ status: 'fired', fired_at: now, updated_at: now })
-    .where('id', 'in', dialect === 'postgres' ? due.forUpdate().skipLocked() : due)
+    .where('id', 'in', locksRows(trx) ? due.forUpdate().skipLocked() : due)
     // Re-checked on the row version the UPDATE writes: a row another claim fired in between is left alone.
     .where('status', '=', 'armed')
     .returningAll()

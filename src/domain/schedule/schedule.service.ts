@@ -45,7 +45,7 @@ export function createScheduleService(db: Db, { clock }: { clock: Clock }) {
       return db.kysely.transaction().execute(async (trx) => {
         const now = clock.now();
         const stamp = isoNow({ now: () => now });
-        const claimed = await claimDue(trx, db.dialect, stamp, limit);
+        const claimed = await claimDue(trx, stamp, limit);
         for (const row of claimed) {
           const object = await eventFor(trx, row, now);
           if (!object) {

@@ -7,6 +7,7 @@ export const SCOPES = [
   'clients:write',
   'vehicles:read',
   'vehicles:write',
+  'leads:write',
   'financial:read',
   'financial:write',
   'activities:read',
@@ -24,6 +25,7 @@ export const DEFAULT_SCOPES = [
   'clients:write',
   'vehicles:read',
   'vehicles:write',
+  'leads:write',
 ] as const satisfies readonly Scope[];
 
 /** A key as listed: never the secret, only its first characters. */

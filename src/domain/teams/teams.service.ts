@@ -47,6 +47,10 @@ export function createTeamsService(db: DbExecutor, { clock }: { clock: Clock }) 
         alert_email: input.alertEmail ?? null,
         created_at: isoNow(clock),
         time_zone: DEFAULT_TIME_ZONE,
+        lead_distribution: 'round_robin',
+        lead_user_id: null,
+        lead_response_minutes: 15,
+        loss_reasons: null,
       } satisfies TeamRow;
       await repo.insertTeam(db, team, DEFAULT_PHASES);
       return view(team);

@@ -1,5 +1,6 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { DbExecutor, Trx } from '../../storage/executor.js';
+import { locksRows } from '../../storage/dialect.js';
 import type { PasswordLinkTable, UserTable } from '../../storage/database.js';
 
 export const insertUser = (db: DbExecutor, row: Insertable<UserTable>) => db.insertInto('users').values(row).execute();
@@ -44,5 +45,7 @@ export async function usePasswordLink(db: DbExecutor, id: string, at: string): P
 export const expireUnusedLinks = (db: DbExecutor, userId: string, at: string) =>
   db.updateTable('password_links').set({ used_at: at }).where('user_id', '=', userId).where('used_at', 'is', null).execute();
 
-/** PostgreSQL: serialises changes to a team's people (the last-owner rule reads, then writes). */
-export const lockTeamForUsers = (trx: Trx, teamId: string) => trx.selectFrom('teams').select('id').where('id', '=', teamId).forUpdate().executeTakeFirst();
+/** Serialises changes to a team's people (the last-owner rule reads, then writes): a row lock on PostgreSQL; SQLite runs one write transaction at a time. */
+export async function lockTeamForUsers(trx: Trx, teamId: string): Promise<void> {
+  if (locksRows(trx)) await trx.selectFrom('teams').select('id').where('id', '=', teamId).forUpdate().executeTakeFirst();
+}

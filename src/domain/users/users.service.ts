@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { DbExecutor } from '../../storage/executor.js';
 import type { UserRow } from '../../storage/database.js';
-import type { DialectName } from '../../storage/dialect.js';
 import { uniqueViolationIndex } from '../../storage/unique-violation.js';
 import { AppError, duplicateEntry, notFound, validationError } from '../shared/errors.js';
 import { canonicalId, newId } from '../shared/ids.js';
@@ -64,6 +63,7 @@ export function toUserView(row: UserRow): UserView {
     role: row.role,
     active: row.deactivated_at === null,
     has_password: row.password_hash !== null,
+    takes_leads: Boolean(row.takes_leads),
     deactivated_at: toApiTimestampOrNull(row.deactivated_at),
     created_at: toApiTimestamp(row.created_at),
     updated_at: toApiTimestamp(row.updated_at),
@@ -76,9 +76,8 @@ export function createUsersService(
     teams,
     sessions,
     clock,
-    dialect = 'sqlite',
     hashing = DEFAULT_PASSWORD_HASHING,
-  }: { teams: Pick<TeamsService, 'find'>; sessions: Pick<SessionsService, 'endAllOf'>; clock: Clock; dialect?: DialectName; hashing?: PasswordHashing },
+  }: { teams: Pick<TeamsService, 'find'>; sessions: Pick<SessionsService, 'endAllOf'>; clock: Clock; hashing?: PasswordHashing },
 ) {
   let decoy: Promise<string> | null = null;
 
@@ -133,6 +132,7 @@ export function createUsersService(
         email,
         name: name.slice(0, 200),
         role,
+        takes_leads: (input.takesLeads ?? role === 'seller') ? 1 : 0,
         password_hash: passwordHash,
         password_changed_at: passwordHash ? now : null,
         deactivated_at: null,
@@ -178,9 +178,10 @@ export function createUsersService(
       return toUserView(await load(teamId, rawId));
     },
 
-    /** Name, role, active. A deactivated user's sessions end at once; the team always keeps an active owner. */
+    /** Name, role, active, takes_leads. A deactivated user's sessions end at once; the team always keeps an active owner. */
     async update(teamId: string, rawId: string, input: UpdateUserInput): Promise<UserView> {
-      const patch: { name?: string; role?: Role } = {};
+      const patch: { name?: string; role?: Role; takes_leads?: number } = {};
+      if (input.takes_leads !== undefined) patch.takes_leads = input.takes_leads ? 1 : 0;
       if (input.name !== undefined) {
         const name = input.name.trim();
         if (!name) throw validationError(userMessages.nameRequired, 'name');
@@ -189,7 +190,7 @@ export function createUsersService(
       if (input.role !== undefined) patch.role = checkRole(input.role);
       const updated = await db.transaction().execute(async (trx) => {
         // Two owners demoting each other at once must not leave the team without one (PostgreSQL; SQLite serialises writes).
-        if (dialect === 'postgres') await repo.lockTeamForUsers(trx, teamId);
+        await repo.lockTeamForUsers(trx, teamId);
         const row = await load(teamId, rawId, trx);
         const wasDeactivatedAt = row.deactivated_at === null ? null : new Date(row.deactivated_at).toISOString();
         const deactivatedAt = input.active === undefined ? wasDeactivatedAt : input.active ? null : (wasDeactivatedAt ?? isoNow(clock));

@@ -19,6 +19,8 @@ export interface UserView {
   active: boolean;
   /** Whether a password is set (an invited user has none until they follow their link). */
   has_password: boolean;
+  /** Whether the round-robin gives them leads (on by default for sellers, off for managers and owners). */
+  takes_leads: boolean;
   deactivated_at: string | null;
   created_at: string;
   updated_at: string;
@@ -31,12 +33,15 @@ export interface CreateUserInput {
   role: string;
   /** Absent: the user gets a one-time link to choose one. */
   password?: string;
+  /** Absent: on for sellers, off for managers and owners. */
+  takesLeads?: boolean;
 }
 
 export interface UpdateUserInput {
   name?: string;
   role?: string;
   active?: boolean;
+  takes_leads?: boolean;
 }
 
 /** A one-time password link: the token is in the result and nowhere else (only its hash is stored). */

@@ -180,9 +180,9 @@ const eventsOf = (types: EventType[], next: VehicleView, previous: Partial<Vehic
  * makes the deal `ganho`): `vehicle.updated` then `vehicle.sold`. Nothing happens when `caseId` names
  * no vehicle of the team, or one that is not `ativo`.
  */
-export async function sellVehicleOfDeal(trx: Trx, lockRows: boolean, teamId: string, caseId: string, now: string): Promise<VehicleView | null> {
+export async function sellVehicleOfDeal(trx: Trx, teamId: string, caseId: string, now: string): Promise<VehicleView | null> {
   const id = canonicalId(caseId);
-  const row = id ? await (lockRows ? repo.findVehicleForUpdate(trx, teamId, id) : repo.findVehicle(trx, teamId, id)) : undefined;
+  const row = id ? await repo.findVehicleForChange(trx, teamId, id) : undefined;
   if (!row || row.status !== 'ativo') return null;
   const current = toVehicleView(row);
   await repo.updateVehicle(trx, teamId, row.id, { status: 'vendido', sold_at: now, updated_at: now });
@@ -192,13 +192,17 @@ export async function sellVehicleOfDeal(trx: Trx, lockRows: boolean, teamId: str
   return next;
 }
 
-export function createVehiclesService(db: Db, { clock, reads }: { clock: Clock; reads: ReadPlanner }) {
+/** A vehicle's status, undefined when the team has no such vehicle (why a sale found nothing to sell). */
+export async function vehicleStatusOf(trx: Trx, teamId: string, id: string): Promise<VehicleView['status'] | undefined> {
+  return (await repo.findVehicle(trx, teamId, id))?.status;
+}
+
+export function createVehiclesService(db: Pick<Db, 'kysely'>, { clock, reads }: { clock: Clock; reads: ReadPlanner }) {
   const k = db.kysely;
-  const lockRows = db.dialect === 'postgres';
 
   async function loadForUpdate(trx: Trx, teamId: string, rawId: string) {
     const id = canonicalId(rawId);
-    const row = id ? await (lockRows ? repo.findVehicleForUpdate(trx, teamId, id) : repo.findVehicle(trx, teamId, id)) : undefined;
+    const row = id ? await repo.findVehicleForChange(trx, teamId, id) : undefined;
     if (!row) throw notFound(messages.vehicleNotFound);
     return row;
   }

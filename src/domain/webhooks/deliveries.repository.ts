@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { DeliveryRow } from '../../storage/database.js';
 import { newId } from '../shared/ids.js';
 import type { AttemptRecord, DeliveryContext, QueueStats } from './deliveries.types.js';
-import type { DialectName } from '../../storage/dialect.js';
+import { dialectOf } from '../../storage/dialect.js';
 
 /**
  * Takes a lease on up to `limit` due deliveries of enabled webhooks. On PostgreSQL the candidate
@@ -11,11 +11,7 @@ import type { DialectName } from '../../storage/dialect.js';
  * UPDATE statement is atomic. A lease outlives the HTTP timeout, so no attempt is sent twice at once;
  * a worker that dies leaves its lease to expire and the attempt is made again.
  */
-export async function claimDue(
-  db: DbExecutor,
-  dialect: DialectName,
-  args: { now: string; leaseUntil: string; token: string; limit: number },
-): Promise<DeliveryRow[]> {
+export async function claimDue(db: DbExecutor, args: { now: string; leaseUntil: string; token: string; limit: number }): Promise<DeliveryRow[]> {
   let due = db
     .selectFrom('deliveries')
     .innerJoin('webhooks', 'webhooks.id', 'deliveries.webhook_id')
@@ -26,7 +22,7 @@ export async function claimDue(
     .where('webhooks.status', '=', 'enabled')
     .orderBy('deliveries.next_attempt_at')
     .limit(args.limit);
-  if (dialect === 'postgres') due = due.forUpdate('deliveries').skipLocked();
+  if (dialectOf(db) === 'postgres') due = due.forUpdate('deliveries').skipLocked();
   return db.updateTable('deliveries').set({ lease_until: args.leaseUntil, lease_token: args.token }).where('id', 'in', due).returningAll().execute();
 }
 
@@ -125,7 +121,7 @@ export async function deliveryContexts(db: DbExecutor, deliveryIds: string[]): P
  * transaction would take six; each statement runs to completion whether or not the final SELECT
  * reads it. SQLite (in-process, no round trips): the same steps in a transaction.
  */
-export async function recordAttempt(db: DbExecutor, dialect: DialectName, r: AttemptRecord): Promise<{ recorded: boolean; disabled: boolean }> {
+export async function recordAttempt(db: DbExecutor, r: AttemptRecord): Promise<{ recorded: boolean; disabled: boolean }> {
   const closed = {
     status: r.ok ? ('succeeded' as const) : r.finalFailure ? ('failed' as const) : ('pending' as const),
     attempts: r.attempt,
@@ -152,7 +148,7 @@ export async function recordAttempt(db: DbExecutor, dialect: DialectName, r: Att
   };
   const disabling = { status: 'disabled' as const, disabled_reason: r.disabledReason, disabled_at: r.now, updated_at: r.now };
 
-  if (dialect === 'postgres') {
+  if (dialectOf(db) === 'postgres') {
     const base = db
       .with('closed', (qb) =>
         qb.updateTable('deliveries').set(closed).where('id', '=', r.deliveryId).where('lease_token', '=', r.token).returning(['id', 'first_attempt_at']),

@@ -16,7 +16,7 @@ export function createDeliveriesService(db: Db, { clock }: { clock: Clock }) {
      */
     async claim(limit: number, token: string, leaseMs: number): Promise<ClaimedDelivery[]> {
       const now = clock.now();
-      const claimed = await repo.claimDue(k, db.dialect, { now: now.toISOString(), leaseUntil: new Date(now.getTime() + leaseMs).toISOString(), token, limit });
+      const claimed = await repo.claimDue(k, { now: now.toISOString(), leaseUntil: new Date(now.getTime() + leaseMs).toISOString(), token, limit });
       if (claimed.length === 0) return [];
       const contexts = await repo.deliveryContexts(
         k,
@@ -37,7 +37,7 @@ export function createDeliveriesService(db: Db, { clock }: { clock: Clock }) {
 
     /** Records an attempt (see deliveries.repository.ts `recordAttempt`): `disabled` when this failure disabled the webhook. */
     record(attempt: AttemptRecord): Promise<{ recorded: boolean; disabled: boolean }> {
-      return repo.recordAttempt(k, db.dialect, attempt);
+      return repo.recordAttempt(k, attempt);
     },
 
     /** Due deliveries of enabled webhooks, now (metrics read it at scrape time). */

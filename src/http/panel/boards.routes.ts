@@ -1,9 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { MAX_LOSS_REASON_LENGTH, MAX_LOSS_REASONS } from '../../domain/deals/loss-reasons.js';
+import type { LossReasonsService } from '../../domain/deals/loss-reasons.service.js';
 import type { PhasesService } from '../../domain/phases/phases.service.js';
 import type { Board } from '../../domain/phases/phases.types.js';
 import { panelOf } from './panel-auth.js';
 import { guarded } from './panel-surface.js';
-import { BoardParams, BoardPhase, failure, List, PhasesBody } from './panel.schemas.js';
+import { BoardParams, BoardPhase, failure, List, PhasesBody, Success } from './panel.schemas.js';
 
 const tags = ['Quadros'];
 const badBoard = failure(
@@ -12,9 +15,52 @@ const badBoard = failure(
   ['VALIDATION_ERROR', 'Fase já existe'],
 );
 
-/** Settings -> Boards: the same phases service as `autosales teams phases`. */
-export function boardsRoutes(phases: PhasesService): FastifyPluginAsyncTypebox {
+const LossReasons = Type.Object(
+  {
+    reasons: Type.Array(Type.String(), {
+      description: 'The team’s reasons, in order; the panel always offers "Outro" (free text) after them. Defaults until the team edits the list.',
+    }),
+  },
+  { additionalProperties: false, title: 'LossReasons' },
+);
+const LossReasonsBody = Type.Object(
+  { reasons: Type.Array(Type.String({ maxLength: MAX_LOSS_REASON_LENGTH * 2 }), { maxItems: MAX_LOSS_REASONS * 2 }) },
+  { additionalProperties: false },
+);
+const badReasons = failure('An empty, too long or repeated reason.', ['VALIDATION_ERROR', "Motivo de perda repetido: 'Preço'"]);
+
+/** Settings -> Boards: the same phases service as `autosales teams phases`, and the deals' loss reasons. */
+export function boardsRoutes({ phases, lossReasons }: { phases: PhasesService; lossReasons: LossReasonsService }): FastifyPluginAsyncTypebox {
   return async (app) => {
+    app.get(
+      '/loss-reasons',
+      {
+        config: { panel: { role: 'seller' } },
+        schema: {
+          tags,
+          operationId: 'getLossReasons',
+          summary: 'The loss reasons the panel offers when a deal is marked lost',
+          response: { 200: Success(LossReasons), ...guarded },
+        },
+      },
+      async (request) => ({ success: true as const, data: { reasons: await lossReasons.list(panelOf(request).team.id) } }),
+    );
+
+    app.put(
+      '/loss-reasons',
+      {
+        config: { panel: { role: 'manager' } },
+        schema: {
+          tags,
+          operationId: 'replaceLossReasons',
+          summary: 'Replace the loss reasons (manager): cleaned, none empty or repeated; "Outro" is always offered and not kept',
+          body: LossReasonsBody,
+          response: { 200: Success(LossReasons), 400: badReasons, ...guarded },
+        },
+      },
+      async (request) => ({ success: true as const, data: { reasons: await lossReasons.replace(panelOf(request).team.id, request.body.reasons) } }),
+    );
+
     app.get(
       '/boards/:board/phases',
       {

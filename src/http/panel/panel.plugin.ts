@@ -6,6 +6,7 @@ import type { ActivitiesService } from '../../domain/activities/activities.servi
 import type { BoardsService } from '../../domain/boards/boards.service.js';
 import type { ClientsService } from '../../domain/clients/clients.service.js';
 import type { DealsService } from '../../domain/deals/deals.service.js';
+import type { LossReasonsService } from '../../domain/deals/loss-reasons.service.js';
 import type { FinancialService } from '../../domain/financial/financial.service.js';
 import type { PhasesService } from '../../domain/phases/phases.service.js';
 import type { SignInLimiter } from '../../domain/ratelimit/sign-in-limiter.js';
@@ -40,6 +41,7 @@ export interface PanelDeps {
   keys: ApiKeysService;
   financial: FinancialService;
   phases: PhasesService;
+  lossReasons: LossReasonsService;
   webhooks: WebhooksService;
   signInLimiter: SignInLimiter;
   /** Where people open the panel, for the links the routes answer (PUBLIC_URL or the server's own address). */
@@ -67,7 +69,7 @@ export function panelApi(deps: PanelDeps): FastifyPluginAsync {
       usersRoutes(deps),
       keysRoutes(deps),
       webhooksRoutes(deps.webhooks),
-      boardsRoutes(deps.phases),
+      boardsRoutes(deps),
       dealsRoutes(deps),
       peopleRoutes(deps),
       changesRoutes(deps),

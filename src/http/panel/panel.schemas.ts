@@ -41,6 +41,7 @@ export const User = Type.Object(
     role: Role,
     active: Type.Boolean(),
     has_password: Type.Boolean({ description: 'False until an invited user follows their link.' }),
+    takes_leads: Type.Boolean({ description: 'Whether the round-robin gives them leads (on by default for sellers).' }),
     deactivated_at: nullable(Timestamp),
     created_at: Timestamp,
     updated_at: Timestamp,
@@ -100,11 +101,21 @@ export const TeamBody = Type.Object(
 );
 
 export const UserCreateBody = Type.Object(
-  { email: Type.String({ maxLength: 320 }), name: Type.String({ maxLength: 200 }), role: Type.Enum([...ROLES]) },
+  {
+    email: Type.String({ maxLength: 320 }),
+    name: Type.String({ maxLength: 200 }),
+    role: Type.Enum([...ROLES]),
+    takes_leads: Type.Optional(Type.Boolean({ description: 'Absent: on for sellers, off for managers and owners.' })),
+  },
   closed,
 );
 export const UserUpdateBody = Type.Object(
-  { name: Type.Optional(Type.String({ maxLength: 200 })), role: Type.Optional(Type.Enum([...ROLES])), active: Type.Optional(Type.Boolean()) },
+  {
+    name: Type.Optional(Type.String({ maxLength: 200 })),
+    role: Type.Optional(Type.Enum([...ROLES])),
+    active: Type.Optional(Type.Boolean()),
+    takes_leads: Type.Optional(Type.Boolean()),
+  },
   closed,
 );
 export const UserWithLink = Type.Object(

@@ -36,7 +36,8 @@ export function usersRoutes({ users, publicUrl }: { users: UsersService; publicU
         422: failure('E-mail already used.', ['DUPLICATE_ENTRY', userMessages.emailTaken]),
       },
       write: async (request) => {
-        const { user, link } = await users.create({ teamId: teamOf(request), ...request.body });
+        const { takes_leads: takesLeads, ...body } = request.body;
+        const { user, link } = await users.create({ teamId: teamOf(request), ...body, takesLeads });
         return { ...user, ...linkUrl(publicUrl, link!) };
       },
     });

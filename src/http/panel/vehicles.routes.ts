@@ -25,7 +25,7 @@ const sellerRefused = {
 const DAY_MS = 86_400_000;
 
 /** A vehicle as the panel answers it: `purchase_price` absent for a seller, and its days in stock. */
-const PanelVehicle = Type.Object(
+export const PanelVehicle = Type.Object(
   {
     ...Vehicle.properties,
     purchase_price: Type.Optional(Vehicle.properties.purchase_price),

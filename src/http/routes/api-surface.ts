@@ -7,9 +7,11 @@ import { IdParams, IdempotencyHeaders } from '../schemas/common.schema.js';
  * `<resource>:write`, and a create honours Idempotency-Key. GET by id and the list read through
  * `readConfirmed`: the read itself confirms a cached authentication (auth.ts).
  */
-export function apiSurface(resource: 'deals' | 'clients' | 'vehicles', tag: string, notFoundMessage: string): RouteSurface {
+export function apiSurface(resource: 'deals' | 'clients' | 'vehicles' | 'leads', tag: string, notFoundMessage: string): RouteSurface {
   return {
-    config: (access) => (access === 'read' ? { auth: { scope: `${resource}:read`, confirmedByRead: true } } : { auth: { scope: `${resource}:write` } }),
+    // Leads are written only: their one route is a write.
+    config: (access) =>
+      access === 'read' && resource !== 'leads' ? { auth: { scope: `${resource}:read`, confirmedByRead: true } } : { auth: { scope: `${resource}:write` } },
     doc: (_access, description) => ({ tags: [tag], security: BEARER, ...(description !== undefined && { description }) }),
     responses: (readsBody) => (readsBody ? { ...authErrors, ...bodyErrors } : authErrors),
     idParams: IdParams,

@@ -14,6 +14,8 @@ import { vehiclePriceCounts } from './0011-vehicle-price-counts.js';
 import { exactSearch } from './0012-exact-search.js';
 import { phaseLabels } from './0013-phase-labels.js';
 import { ai } from './0014-ai.js';
+import { leads } from './0016-leads.js';
+import { lossReasons } from './0017-loss-reasons.js';
 
 /** One ordered migration set; each migration may ask for the few dialect-specific column types. */
 export function migrationProvider(dialect: DialectName): MigrationProvider {
@@ -34,6 +36,8 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
         '0012-exact-search': exactSearch(dialect),
         '0013-phase-labels': phaseLabels(dialect),
         '0014-ai': ai(dialect),
+        '0016-leads': leads(dialect),
+        '0017-loss-reasons': lossReasons(dialect),
       });
     },
   };

@@ -2,7 +2,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import type { BoardSource } from '../ui/board/useBoard';
 import { client, page, params, unwrap } from './client';
 import { keysOf, useChanged } from './resources';
-import type { DealCard, DealChanges, DealFilters, DealInput } from './types';
+import type { DealCard, DealChanges, DealFilters, DealInput, DealWin } from './types';
 
 export const dealKeys = keysOf('deals');
 
@@ -24,12 +24,13 @@ export function dealsBoard(filters: DealBoardFilters): BoardSource<DealCard> {
   };
 }
 
-export function useDealList(filters: DealFilters) {
+export function useDealList(filters: DealFilters, enabled = true) {
   const query = params(filters);
   return useQuery({
     queryKey: dealKeys.list(query),
     queryFn: () => page(client.GET('/panel/api/deals', { params: { query } })),
     placeholderData: (prev) => prev,
+    enabled,
   });
 }
 
@@ -71,6 +72,15 @@ export function useArchiveDeal() {
   const changed = useChanged('deals');
   return useMutation({
     mutationFn: (id: string) => client.DELETE('/panel/api/deals/{id}', { params: { path: { id } } }),
+    onSuccess: changed,
+  });
+}
+
+/** Wins a deal with the car sold (null: none) and the final value; the car is sold in the same transaction. */
+export function useWinDeal() {
+  const changed = useChanged('deals');
+  return useMutation({
+    mutationFn: ({ id, body }: { id: string; body: DealWin }) => unwrap(client.POST('/panel/api/deals/{id}/win', { params: { path: { id } }, body })),
     onSuccess: changed,
   });
 }

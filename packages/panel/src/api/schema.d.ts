@@ -360,6 +360,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/panel/api/loss-reasons": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The loss reasons the panel offers when a deal is marked lost */
+        get: operations["getLossReasons"];
+        /** Replace the loss reasons (manager): cleaned, none empty or repeated; "Outro" is always offered and not kept */
+        put: operations["replaceLossReasons"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/panel/api/boards/{board}/phases": {
         parameters: {
             query?: never;
@@ -453,6 +471,26 @@ export interface paths {
         post?: never;
         /** Archive a deal (kept, status arquivado) */
         delete: operations["archivePanelDeal"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/panel/api/deals/{id}/win": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Win a deal: the car sold (its case_id becomes it) and the final value; the car becomes vendido in the same transaction
+         * @description Emits deal.updated and deal.won, then vehicle.updated and vehicle.sold. vehicle_id null wins the deal without a car. The panel then offers to record the sale’s revenue (POST /financial).
+         */
+        post: operations["winPanelDeal"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2378,6 +2416,8 @@ export interface operations {
                             active: boolean;
                             /** @description False until an invited user follows their link. */
                             has_password: boolean;
+                            /** @description Whether the round-robin gives them leads (on by default for sellers). */
+                            takes_leads: boolean;
                             /** @example 2026-11-22T14:03:27Z */
                             deactivated_at: string | null;
                             /** @example 2026-11-22T14:03:27Z */
@@ -2529,6 +2569,8 @@ export interface operations {
                     name: string;
                     /** @enum {unknown} */
                     role: "owner" | "manager" | "seller";
+                    /** @description Absent: on for sellers, off for managers and owners. */
+                    takes_leads?: boolean;
                 };
             };
         };
@@ -2557,6 +2599,8 @@ export interface operations {
                             active: boolean;
                             /** @description False until an invited user follows their link. */
                             has_password: boolean;
+                            /** @description Whether the round-robin gives them leads (on by default for sellers). */
+                            takes_leads: boolean;
                             /** @example 2026-11-22T14:03:27Z */
                             deactivated_at: string | null;
                             /** @example 2026-11-22T14:03:27Z */
@@ -2839,6 +2883,7 @@ export interface operations {
                     /** @enum {unknown} */
                     role?: "owner" | "manager" | "seller";
                     active?: boolean;
+                    takes_leads?: boolean;
                 };
             };
         };
@@ -2867,6 +2912,8 @@ export interface operations {
                             active: boolean;
                             /** @description False until an invited user follows their link. */
                             has_password: boolean;
+                            /** @description Whether the round-robin gives them leads (on by default for sellers). */
+                            takes_leads: boolean;
                             /** @example 2026-11-22T14:03:27Z */
                             deactivated_at: string | null;
                             /** @example 2026-11-22T14:03:27Z */
@@ -7194,6 +7241,385 @@ export interface operations {
             };
         };
     };
+    getLossReasons: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** LossReasons */
+                        data: {
+                            /** @description The team’s reasons, in order; the panel always offers "Outro" (free text) after them. Defaults until the team edits the list. */
+                            reasons: string[];
+                        };
+                    };
+                };
+            };
+            /** @description No session, or it expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Sessão ausente ou expirada. Entre novamente."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    replaceLossReasons: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reasons: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** LossReasons */
+                        data: {
+                            /** @description The team’s reasons, in order; the panel always offers "Outro" (free text) after them. Defaults until the team edits the list. */
+                            reasons: string[];
+                        };
+                    };
+                };
+            };
+            /** @description An empty, too long or repeated reason. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "Motivo de perda repetido: 'Preço'"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description No session, or it expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Sessão ausente ou expirada. Entre novamente."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+    };
     listBoardPhases: {
         parameters: {
             query?: never;
@@ -9481,6 +9907,462 @@ export interface operations {
                      *       }
                      *     }
                      */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    winPanelDeal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The car sold (in stock), or null for none. */
+                    vehicle_id: string | null;
+                    /** @description The final value (becomes the deal’s value). */
+                    value: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Deal */
+                            deal: {
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                id: string;
+                                title: string;
+                                description: string | null;
+                                /** @example 149990 */
+                                value: number | null;
+                                /** @enum {string} */
+                                currency: "BRL";
+                                /** @example lead */
+                                phase: string;
+                                /** @enum {unknown} */
+                                priority: "alta" | "media" | "baixa";
+                                probability: number;
+                                /** @enum {unknown} */
+                                status: "ativo" | "ganho" | "perdido" | "arquivado";
+                                /**
+                                 * Format: date
+                                 * @example 2026-12-15
+                                 */
+                                expected_close_date: string | null;
+                                source: string | null;
+                                loss_reason: string | null;
+                                tags: string[];
+                                is_starred: boolean;
+                                store_id: string | null;
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                client_id: string | null;
+                                client: {
+                                    /**
+                                     * Format: uuid
+                                     * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                     */
+                                    id: string;
+                                    name: string;
+                                } | null;
+                                responsible_id: string | null;
+                                case_id: string | null;
+                                /** @description Resumo do negócio em português, gerado no próprio servidor por modelos de texto fixos; null em negócios arquivados. */
+                                ai_summary: string | null;
+                                /** @description Probabilidade de ganho (0..100) do modelo do próprio time; null em negócios fechados e em times com menos de 40 negócios fechados. Escrever este campo é ignorado. */
+                                ai_win_probability: number | null;
+                                /** @example 2026-11-22T14:03:27Z */
+                                created_at: string;
+                                /** @example 2026-11-22T14:03:27Z */
+                                updated_at: string;
+                            };
+                            vehicle: {
+                                /**
+                                 * Format: uuid
+                                 * @example 0193a1f2-5b7c-7d3e-9f10-2a3b4c5d6e7f
+                                 */
+                                id: string;
+                                /** @example Chevrolet Onix LT 1.0 Turbo 2022 */
+                                title: string;
+                                /** @example Chevrolet */
+                                brand: string;
+                                /** @example Onix */
+                                model: string;
+                                version: string | null;
+                                /** @example BRA2E19 */
+                                plate: string | null;
+                                /** @example 86769597308 */
+                                renavam: string | null;
+                                /** @example 9BGKS48U0NG123456 */
+                                chassis: string | null;
+                                /** @example 2021 */
+                                manufacture_year: number | null;
+                                /** @example 2022 */
+                                model_year: number | null;
+                                /** @example 38500 */
+                                mileage: number | null;
+                                color: string | null;
+                                /** @enum {unknown} */
+                                fuel: "flex" | "gasolina" | "etanol" | "diesel" | "eletrico" | "hibrido" | "gnv" | null;
+                                /** @enum {unknown} */
+                                transmission: "manual" | "automatico" | "automatizado" | "cvt" | null;
+                                /** @enum {unknown} */
+                                body_type: "hatch" | "sedan" | "suv" | "picape" | "minivan" | "perua" | "cupe" | "conversivel" | "van" | "utilitario" | null;
+                                doors: number | null;
+                                /** @enum {unknown} */
+                                condition: "novo" | "seminovo" | "usado";
+                                /** @example 004462-5 */
+                                fipe_code: string | null;
+                                /** @example 82900 */
+                                price: number | null;
+                                /** @example 71000 */
+                                purchase_price?: number | null;
+                                /** @example entrada */
+                                phase: string;
+                                /** @enum {unknown} */
+                                status: "ativo" | "vendido" | "arquivado";
+                                /** @example 2026-11-22T14:03:27Z */
+                                sold_at: string | null;
+                                description: string | null;
+                                features: string[];
+                                tags: string[];
+                                store_id: string | null;
+                                /** @example 2026-11-22T14:03:27Z */
+                                created_at: string;
+                                /** @example 2026-11-22T14:03:27Z */
+                                updated_at: string;
+                                /** @description Whole days in stock: from registration to the sale (sold), to the archiving (archived, its last change) or to now. */
+                                days_in_stock: number;
+                            } | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input: the same Portuguese message and error.field as the public API. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description No session, or it expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Sessão ausente ou expirada. Entre novamente."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Unknown id (or another team’s). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Negócio não encontrado"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input: the same Portuguese message and error.field as the public API. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": {
                         /** @enum {boolean} */
                         success: false;
@@ -17344,7 +18226,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        /** FinancialSummary */
+                        /** PanelFinancialSummary */
                         data: {
                             period: {
                                 /** Format: date */
@@ -17420,6 +18302,9 @@ export interface operations {
                                 costs: number;
                                 /** @example 1234.56 */
                                 margin: number | null;
+                                /** @description The vehicle’s title (null: not found). */
+                                title: string | null;
+                                plate: string | null;
                             }[];
                         };
                     };

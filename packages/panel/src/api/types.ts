@@ -58,11 +58,14 @@ export type Deal = Data<'getPanelDeal'>;
 export type DealCard = Item<Item<Data<'getDealsBoard'>['columns']>['items']>;
 export type DealInput = Body<'createPanelDeal'>;
 export type DealChanges = Body<'updatePanelDeal'>;
+export type DealWin = Body<'winPanelDeal'>;
+export type DealWon = Data<'winPanelDeal'>;
 
 export type Vehicle = Data<'getPanelVehicle'>;
 export type VehicleCard = Item<Item<Data<'getVehiclesBoard'>['columns']>['items']>;
 export type VehicleInput = Body<'createPanelVehicle'>;
 export type VehicleChanges = Body<'updatePanelVehicle'>;
+export type VehicleFilters = NonNullable<operations['listPanelVehicles']['parameters']['query']>;
 
 export type Client = Data<'getPanelClient'>;
 export type ClientInput = Body<'createPanelClient'>;

@@ -1,8 +1,8 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import type { BoardSource } from '../ui/board/useBoard';
-import { client, params, unwrap } from './client';
+import { client, page, params, unwrap } from './client';
 import { keysOf, useChanged } from './resources';
-import type { VehicleCard, VehicleChanges, VehicleInput } from './types';
+import type { VehicleCard, VehicleChanges, VehicleFilters, VehicleInput } from './types';
 
 export const vehicleKeys = keysOf('vehicles');
 
@@ -22,6 +22,17 @@ export function vehiclesBoard(filters: VehicleBoardFilters): BoardSource<Vehicle
     move: (id, phase) => unwrap(client.PUT('/panel/api/vehicles/{id}', { params: { path: { id } }, body: { phase } })),
     changed: 'vehicles',
   };
+}
+
+/** A page of the vehicles list (status ativo, vendido or arquivado; the pickers search the stock). */
+export function useVehicleList(filters: VehicleFilters, enabled = true) {
+  const query = params(filters);
+  return useQuery({
+    queryKey: vehicleKeys.list(query),
+    queryFn: () => page(client.GET('/panel/api/vehicles', { params: { query } })),
+    placeholderData: (prev) => prev,
+    enabled,
+  });
 }
 
 export function useVehicle(id: string | null) {

@@ -10,7 +10,7 @@ import { SelectField, TextArea, TextField } from '../../ui/Field';
 import { PRIORITIES, PRIORITY_LABELS, type Priority } from '../../ui/labels';
 import { Alert } from '../../ui/States';
 import { useToast } from '../../ui/Toasts';
-import { ClientPicker } from '../records/shared';
+import { ClientPicker } from '../records/Picker';
 
 type ActivityType = ActivityInput['type'];
 

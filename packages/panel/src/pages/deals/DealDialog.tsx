@@ -1,29 +1,30 @@
-import { Archive, CalendarPlus, Pencil, ThumbsDown, Trophy } from 'lucide-react';
+import { ThumbsDown, Trophy } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { fieldError } from '../../api/client';
 import { useArchiveDeal, useDeal, useSaveDeal } from '../../api/deals';
 import { usePeople } from '../../api/people';
 import { usePhaseLabel, usePhases } from '../../api/phases';
 import type { DealChanges } from '../../api/types';
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
-import { TextField } from '../../ui/Field';
 import { formatDateTime, formatDay, formatMoney } from '../../ui/format';
 import { DEAL_STATUS_LABELS, PRIORITY_LABELS } from '../../ui/labels';
 import { Alert, ErrorState, Loading } from '../../ui/States';
 import { useToast } from '../../ui/Toasts';
 import { ActivityForm } from '../agenda/ActivityForm';
+import { RecordActions } from '../records/RecordActions';
 import { DealFormDialog } from './DealForm';
 import { DealProbability } from './DealProbability';
+import { LossForm } from './LossForm';
+import { WinForm } from './WinForm';
 
 /** One deal: its fields, a move to another phase, and won / lost (with the reason) / archive. */
 export function DealDialog({ id, onClose }: { id: string | null; onClose: () => void }) {
   const phaseName = usePhaseLabel('deals');
   const [editing, setEditing] = useState(false);
   const [scheduling, setScheduling] = useState(false);
-  const [losing, setLosing] = useState(false);
-  const [reason, setReason] = useState('');
+  /** A win or a loss being recorded (its form replaces the action bar). */
+  const [closing, setClosing] = useState<'won' | 'lost' | null>(null);
   const deal = useDeal(id);
   const phases = usePhases('deals');
   const people = usePeople();
@@ -31,23 +32,13 @@ export function DealDialog({ id, onClose }: { id: string | null; onClose: () => 
   const save = useSaveDeal();
   const archiving = useArchiveDeal();
   const close = () => {
-    setLosing(false);
-    setReason('');
+    setClosing(null);
     change.reset();
     onClose();
   };
   const change = {
     ...save,
-    mutate: ({ body, done }: { body: DealChanges; done: string }) =>
-      save.mutate(
-        { id: id ?? '', body },
-        {
-          onSuccess: () => {
-            toast.success(done);
-            setLosing(false);
-          },
-        },
-      ),
+    mutate: ({ body, done }: { body: DealChanges; done: string }) => save.mutate({ id: id ?? '', body }, { onSuccess: () => toast.success(done) }),
   };
   const archive = {
     ...archiving,
@@ -73,7 +64,7 @@ export function DealDialog({ id, onClose }: { id: string | null; onClose: () => 
           <ErrorState error={deal.error} onRetry={() => void deal.refetch()} />
         ) : d ? (
           <div className="stack">
-            {change.error && !fieldError(change.error, 'loss_reason') ? <Alert kind="danger">{change.error.message}</Alert> : null}
+            {change.error ? <Alert kind="danger">{change.error.message}</Alert> : null}
             <div className="row">
               <span className={`badge ${d.status === 'ganho' ? 'badge-success' : d.status === 'perdido' ? 'badge-danger' : ''}`}>
                 {DEAL_STATUS_LABELS[d.status] ?? d.status}
@@ -124,61 +115,32 @@ export function DealDialog({ id, onClose }: { id: string | null; onClose: () => 
             ) : (
               <p className="small muted">Fase: {phaseName(d.phase)}</p>
             )}
-            {losing ? (
-              <form
-                className="card card-body"
-                onSubmit={(e) => {
-                  e.preventDefault();
-                  change.mutate({ body: { status: 'perdido', loss_reason: reason.trim() }, done: 'Negócio marcado como perdido.' });
-                }}
-              >
-                <TextField
-                  label="Motivo da perda"
-                  autoFocus
-                  value={reason}
-                  onChange={(e) => setReason(e.target.value)}
-                  error={fieldError(change.error, 'loss_reason')}
-                  hint="Ex.: preço, comprou em outra loja, desistiu."
-                />
-                <div className="form-actions">
-                  <Button onClick={() => setLosing(false)}>Voltar</Button>
-                  <Button type="submit" variant="danger" loading={change.isPending}>
-                    Marcar como perdido
-                  </Button>
-                </div>
-              </form>
+            {closing === 'lost' ? (
+              <LossForm deal={d} onBack={() => setClosing(null)} onDone={() => setClosing(null)} />
+            ) : closing === 'won' ? (
+              <WinForm deal={d} onBack={() => setClosing(null)} onDone={() => setClosing(null)} />
             ) : (
-              <div className="row">
+              <RecordActions
+                onEdit={() => setEditing(true)}
+                onSchedule={() => setScheduling(true)}
+                onArchive={d.status !== 'arquivado' ? () => archive.mutate() : undefined}
+                archiving={archive.isPending}
+              >
                 {active ? (
                   <>
-                    <Button
-                      variant="primary"
-                      icon={<Trophy size={16} aria-hidden />}
-                      loading={change.isPending && (change.variables?.body as DealChanges | undefined)?.status === 'ganho'}
-                      onClick={() => change.mutate({ body: { status: 'ganho' }, done: 'Negócio ganho! 🎉' })}
-                    >
+                    <Button variant="primary" icon={<Trophy size={16} aria-hidden />} onClick={() => setClosing('won')}>
                       Ganho
                     </Button>
-                    <Button icon={<ThumbsDown size={16} aria-hidden />} onClick={() => setLosing(true)}>
+                    <Button icon={<ThumbsDown size={16} aria-hidden />} onClick={() => setClosing('lost')}>
                       Perdido
                     </Button>
                   </>
                 ) : d.status !== 'arquivado' ? (
-                  <Button onClick={() => change.mutate({ body: { status: 'ativo' }, done: 'Negócio reaberto.' })}>Reabrir</Button>
-                ) : null}
-                <Button icon={<Pencil size={16} aria-hidden />} onClick={() => setEditing(true)}>
-                  Editar
-                </Button>
-                <Button icon={<CalendarPlus size={16} aria-hidden />} onClick={() => setScheduling(true)}>
-                  Nova atividade
-                </Button>
-                <span className="spacer" />
-                {d.status !== 'arquivado' ? (
-                  <Button variant="danger-ghost" icon={<Archive size={16} aria-hidden />} loading={archive.isPending} onClick={() => archive.mutate()}>
-                    Arquivar
+                  <Button loading={change.isPending} onClick={() => change.mutate({ body: { status: 'ativo' }, done: 'Negócio reaberto.' })}>
+                    Reabrir
                   </Button>
                 ) : null}
-              </div>
+              </RecordActions>
             )}
           </div>
         ) : null}

@@ -10,7 +10,7 @@ import { SelectField, TextArea, TextField } from '../../ui/Field';
 import { Alert } from '../../ui/States';
 import { useToast } from '../../ui/Toasts';
 import { PRIORITIES, PRIORITY_LABELS, type Priority } from '../../ui/labels';
-import { ClientPicker } from '../records/shared';
+import { ClientPicker } from '../records/Picker';
 
 const FIELDS = ['title', 'value', 'client_id', 'responsible_id', 'priority', 'phase', 'source', 'expected_close_date', 'description'];
 

@@ -1,6 +1,5 @@
-import { Search, X } from 'lucide-react';
+import { Search } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
-import { useClientList } from '../../api/clients';
 import { Button } from '../../ui/Button';
 
 export function useDebounced<T>(value: T, ms = 300): T {
@@ -51,85 +50,6 @@ export function Pager({
           Próxima
         </Button>
       </div>
-    </div>
-  );
-}
-
-/**
- * Picks a client by typing part of the name, e-mail or CPF/CNPJ (the server searches; at most 8 answers).
- * A plain combobox: the input, then a list of buttons.
- */
-export function ClientPicker({
-  value,
-  onChange,
-  error,
-  label = 'Cliente',
-}: {
-  value: { id: string; name: string } | null;
-  onChange: (c: { id: string; name: string } | null) => void;
-  error?: string | undefined;
-  label?: string;
-}) {
-  const id = useId();
-  const [text, setText] = useState('');
-  const term = useDebounced(text.trim(), 250);
-  const found = useClientList({ search: term, limit: 8, status: 'active' }, value === null && term.length >= 2);
-  return (
-    <div className="field">
-      <label className="label" htmlFor={id}>
-        {label}
-      </label>
-      {value ? (
-        <div className="picked">
-          <span className="truncate">{value.name}</span>
-          <button type="button" className="btn btn-ghost btn-icon btn-sm" onClick={() => onChange(null)} aria-label={`Tirar o cliente ${value.name}`}>
-            <X size={15} aria-hidden />
-          </button>
-        </div>
-      ) : (
-        <>
-          <input
-            id={id}
-            className="input"
-            value={text}
-            autoComplete="off"
-            placeholder="Nome, e-mail, CPF ou CNPJ"
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? `${id}-error` : `${id}-hint`}
-            onChange={(e) => setText(e.target.value)}
-          />
-          {term.length >= 2 ? (
-            <ul className="picker-list" aria-label="Clientes encontrados">
-              {found.isPending ? <li className="muted small">Buscando…</li> : null}
-              {found.data && found.data.data.length === 0 ? <li className="muted small">Nenhum cliente encontrado.</li> : null}
-              {found.data?.data.map((c) => (
-                <li key={c.id}>
-                  <button
-                    type="button"
-                    className="picker-item"
-                    onClick={() => {
-                      onChange({ id: c.id, name: c.name });
-                      setText('');
-                    }}
-                  >
-                    <strong>{c.name}</strong>
-                    <span className="small muted">{c.email ?? (c.type === 'PF' ? c.cpf : c.cnpj) ?? ''}</span>
-                  </button>
-                </li>
-              ))}
-            </ul>
-          ) : (
-            <span className="hint" id={`${id}-hint`}>
-              Digite ao menos 2 letras para buscar.
-            </span>
-          )}
-        </>
-      )}
-      {error ? (
-        <span className="field-error" id={`${id}-error`} role="alert">
-          {error}
-        </span>
-      ) : null}
     </div>
   );
 }

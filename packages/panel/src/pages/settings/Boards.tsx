@@ -6,6 +6,7 @@ import type { BoardName, Phase } from '../../api/types';
 import { Button } from '../../ui/Button';
 import { Alert, EmptyState, ErrorState, Loading } from '../../ui/States';
 import { useToast } from '../../ui/Toasts';
+import { LossReasonsEditor } from './LossReasons';
 
 const BOARDS: { board: BoardName; label: string; description: string }[] = [
   { board: 'deals', label: 'Funil de negócios', description: 'As fases por que um negócio passa, com a probabilidade sugerida de fechar em cada uma.' },
@@ -44,6 +45,7 @@ export function BoardsPage() {
       {BOARDS.map((b) => (
         <BoardEditor key={b.board} {...b} />
       ))}
+      <LossReasonsEditor />
     </div>
   );
 }

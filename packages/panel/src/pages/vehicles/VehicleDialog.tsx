@@ -1,4 +1,4 @@
-import { Archive, BadgeCheck, CalendarPlus, Pencil } from 'lucide-react';
+import { BadgeCheck } from 'lucide-react';
 import { useState } from 'react';
 import { usePhaseLabel, usePhases } from '../../api/phases';
 import type { VehicleChanges } from '../../api/types';
@@ -10,7 +10,11 @@ import { formatDateTime, formatInt, formatMoney } from '../../ui/format';
 import { VEHICLE_STATUS_LABELS } from '../../ui/labels';
 import { ErrorState, Loading } from '../../ui/States';
 import { useToast } from '../../ui/Toasts';
+import { useFinancialList } from '../../api/financial';
 import { ActivityForm } from '../agenda/ActivityForm';
+import { FinancialForm } from '../financial/FinancialForm';
+import { LinkedRecords } from '../financial/LinkedRecords';
+import { RecordActions } from '../records/RecordActions';
 import { VehicleForm } from './VehicleForm';
 
 /** One vehicle: its fields, a move to another phase, sold / back to stock, archive, edit, schedule. */
@@ -18,8 +22,11 @@ export function VehicleDialog({ id, onClose }: { id: string | null; onClose: () 
   const phaseName = usePhaseLabel('vehicles');
   const [editing, setEditing] = useState(false);
   const [scheduling, setScheduling] = useState(false);
+  const [recording, setRecording] = useState(false);
   const vehicle = useVehicle(id);
   const can = permissions(useCurrentSession().user.role);
+  // Its records: sales and costs (the margin's parts), for those who see the cash book.
+  const records = useFinancialList({ vehicle_id: id ?? '', limit: 20, sort: '-due_date' }, can.financial && id !== null);
   const phases = usePhases('vehicles');
   const toast = useToast();
   const save = useSaveVehicle();
@@ -43,7 +50,7 @@ export function VehicleDialog({ id, onClose }: { id: string | null; onClose: () 
   const v = vehicle.data;
   return (
     <>
-      <Dialog open={id !== null && !editing && !scheduling} onClose={onClose} title={v?.title ?? 'Veículo'} wide>
+      <Dialog open={id !== null && !editing && !scheduling && !recording} onClose={onClose} title={v?.title ?? 'Veículo'} wide>
         {vehicle.isPending ? (
           <Loading />
         ) : vehicle.isError ? (
@@ -106,7 +113,12 @@ export function VehicleDialog({ id, onClose }: { id: string | null; onClose: () 
             ) : (
               <p className="small muted">Fase: {phaseName(v.phase)}</p>
             )}
-            <div className="row">
+            <RecordActions
+              onEdit={() => setEditing(true)}
+              onSchedule={() => setScheduling(true)}
+              onArchive={v.status !== 'arquivado' && can.archiveVehicle ? () => archive.mutate() : undefined}
+              archiving={archive.isPending}
+            >
               {v.status === 'ativo' && can.sellVehicle ? (
                 <Button
                   variant="primary"
@@ -119,22 +131,12 @@ export function VehicleDialog({ id, onClose }: { id: string | null; onClose: () 
               ) : v.status === 'vendido' && can.sellVehicle ? (
                 <Button onClick={() => change.mutate({ body: { status: 'ativo' }, done: 'Veículo de volta ao estoque.' })}>Voltar ao estoque</Button>
               ) : null}
-              <Button icon={<Pencil size={16} aria-hidden />} onClick={() => setEditing(true)}>
-                Editar
-              </Button>
-              <Button icon={<CalendarPlus size={16} aria-hidden />} onClick={() => setScheduling(true)}>
-                Nova atividade
-              </Button>
-              <span className="spacer" />
-              {v.status !== 'arquivado' && can.archiveVehicle ? (
-                <Button variant="danger-ghost" icon={<Archive size={16} aria-hidden />} loading={archive.isPending} onClick={() => archive.mutate()}>
-                  Arquivar
-                </Button>
-              ) : null}
-            </div>
+            </RecordActions>
+            {can.financial ? <LinkedRecords heading="h3" records={records.data?.data} onAdd={() => setRecording(true)} /> : null}
           </div>
         ) : null}
       </Dialog>
+      {recording && v ? <FinancialForm links={{ vehicle: { id: v.id, name: v.title }, type: 'cost' }} onClose={() => setRecording(false)} /> : null}
       {editing && v ? <VehicleForm vehicle={v} onClose={() => setEditing(false)} /> : null}
       {scheduling && v ? <ActivityForm link={{ vehicle_id: v.id, label: `Ligada ao veículo ${v.title}.` }} onClose={() => setScheduling(false)} /> : null}
     </>
