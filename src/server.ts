@@ -88,7 +88,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   worker?.start();
   // Time-driven events; safe in every process at once (the claim is in the database). SCHEDULER=off: none here.
   const scheduler = config.scheduler.enabled
-    ? createScheduler({ schedule: services.schedule, ai: services.ai, logger: app.log, pollMs: config.scheduler.pollMs })
+    ? createScheduler({ schedule: services.schedule, ai: services.ai, aiRefresh: services.aiServing, logger: app.log, pollMs: config.scheduler.pollMs })
     : null;
   scheduler?.start();
   // Idempotency records are replayable for 24 h; older ones are dropped once an hour.

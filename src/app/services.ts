@@ -20,6 +20,7 @@ import { createFinancialService } from '../domain/financial/financial.service.js
 import { createBoardsService } from '../domain/boards/boards.service.js';
 import { createScheduleService } from '../domain/schedule/schedule.service.js';
 import { createAiService } from '../domain/ai/ai.service.js';
+import { createAiServing } from '../domain/ai/ai-serving.service.js';
 import { createLeadsService } from '../domain/leads/leads.service.js';
 import { trainingRunner } from '../worker/ai-training-thread.js';
 
@@ -48,9 +49,10 @@ export function createServices(db: Db, options: ServicesOptions = {}) {
   const teams = createTeamsService(db.kysely, { clock });
   const reads = createReadPlanner(db);
   const sessions = createSessionsService(db.kysely, { clock, settings: options.sessionSettings });
-  const deals = createDealsService(db, { clock, reads });
-  const clients = createClientsService(db, { clock, reads });
-  const activities = createActivitiesService(db, { clock, reads });
+  const aiServing = createAiServing(db, { clock });
+  const deals = createDealsService(db, { clock, reads, ai: aiServing });
+  const clients = createClientsService(db, { clock, reads, ai: aiServing });
+  const activities = createActivitiesService(db, { clock, reads, ai: aiServing });
   return {
     clock,
     teams,
@@ -75,7 +77,16 @@ export function createServices(db: Db, options: ServicesOptions = {}) {
     financial: createFinancialService(db, { clock, reads }),
     schedule: createScheduleService(db, { clock }),
     boards: createBoardsService(db, { clock }),
-    ai: createAiService(db, { clock, runTraining: trainingRunner(db, options.databaseUrl) }),
+    aiServing,
+    ai: createAiService(db, {
+      clock,
+      runTraining: trainingRunner(db, options.databaseUrl),
+      // A new model: forget the cached one and refresh the team's deals with it.
+      afterTraining: async (teamId) => {
+        aiServing.invalidate(teamId);
+        await aiServing.refreshTeam(teamId);
+      },
+    }),
   };
 }
 

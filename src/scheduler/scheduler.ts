@@ -1,6 +1,7 @@
 import type { ScheduleService } from '../domain/schedule/schedule.service.js';
 import type { Logger } from '../domain/shared/logger.js';
 import type { AiService } from '../domain/ai/ai.service.js';
+import type { AiServing } from '../domain/ai/ai-serving.service.js';
 
 export interface SchedulerDeps {
   /** From the composition root: claims due rows and records their events. */
@@ -13,6 +14,11 @@ export interface SchedulerDeps {
    * 20 closes behind, under the team's lease in the database (once across processes), on a worker thread.
    */
   ai?: Pick<AiService, 'trainDue'>;
+  /**
+   * After each look for trainings: every team's deals' `ai_win_probability` and `ai_summary` at most
+   * once an hour (days in phase and without contact move with time, not with writes).
+   */
+  aiRefresh?: Pick<AiServing, 'refreshDue'>;
   /** Time between two looks for teams due a training (default one minute; the look reads a few counters per team). */
   aiPollMs?: number;
 }
@@ -32,7 +38,7 @@ export interface Scheduler {
  * claim there decides who fires what, so any number of schedulers (in `serve` and in `autosales
  * worker`, on one or many machines) fire each event exactly once.
  */
-export function createScheduler({ schedule, logger, pollMs, ai, aiPollMs = 60_000 }: SchedulerDeps): Scheduler {
+export function createScheduler({ schedule, logger, pollMs, ai, aiRefresh, aiPollMs = 60_000 }: SchedulerDeps): Scheduler {
   let running = false;
   let timer: NodeJS.Timeout | undefined;
   let current: Promise<unknown> = Promise.resolve();
@@ -45,6 +51,12 @@ export function createScheduler({ schedule, logger, pollMs, ai, aiPollMs = 60_00
       if (teams.length > 0) logger.info({ teams }, 'agendador: modelos de probabilidade treinados');
     } catch (error) {
       logger.warn({ err: error }, 'agendador: falha ao treinar modelos de probabilidade');
+    }
+    try {
+      const changed = await aiRefresh?.refreshDue();
+      if (changed) logger.debug({ changed }, 'agendador: probabilidades e resumos dos negócios atualizados');
+    } catch (error) {
+      logger.warn({ err: error }, 'agendador: falha ao atualizar probabilidades e resumos');
     }
   }
 

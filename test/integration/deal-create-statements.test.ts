@@ -216,6 +216,9 @@ describe.runIf(DIALECTS.includes('postgres'))('postgres: statements per POST /de
       archived_at: null,
       created_at: now,
       updated_at: now,
+      ai_win_probability: null,
+      ai_summary: null,
+      phase_changed_at: now,
     };
     // A webhook that does not exist (deleted after the read): its delivery's foreign key fails.
     const gone = [{ id: '0190a000-0000-7000-8000-0000000000bb', events: '[]' }];

@@ -101,7 +101,8 @@ for (const dialect of DIALECTS) {
           client: null,
           responsible_id: null,
           case_id: null,
-          ai_summary: null,
+          // Issue 28: the summary of a deal with nothing linked; no probability under 40 closed deals.
+          ai_summary: 'Cliente não informado. Em Lead desde hoje. Nenhum contato registrado; nada agendado.',
           ai_win_probability: null,
           created_at: expect.stringMatching(TIMESTAMP),
           updated_at: expect.stringMatching(TIMESTAMP),
@@ -150,7 +151,7 @@ for (const dialect of DIALECTS) {
           client: { id: client.id, name: 'Maria Oliveira' },
           responsible_id: 'user-42',
           case_id: 'case-7',
-          ai_summary: null,
+          ai_summary: 'Maria Oliveira, R$ 150.000,50. Em Proposta desde hoje. Nenhum contato registrado; nada agendado.',
           ai_win_probability: null,
         });
         expect(deal.client).toEqual({ id: client.id, name: 'Maria Oliveira' });

@@ -44,6 +44,8 @@ const ROLE_OF: Record<string, Role | null> = {
   'POST /webhooks/:id/deliveries/:deliveryId/resend': 'owner',
   'POST /webhooks/:id/recover': 'owner',
   'GET /boards/:board/phases': 'seller',
+  'GET /deals/:id/probability': 'seller',
+  'GET /ai/model': 'manager',
   'PUT /boards/:board/phases': 'manager',
   'GET /loss-reasons': 'seller',
   'PUT /loss-reasons': 'manager',

@@ -1250,8 +1250,10 @@ export interface webhooks {
                                 } | null;
                                 responsible_id: string | null;
                                 case_id: string | null;
-                                ai_summary: null;
-                                ai_win_probability: null;
+                                /** @description Resumo do negócio em português, gerado no próprio servidor por modelos de texto fixos; null em negócios arquivados. */
+                                ai_summary: string | null;
+                                /** @description Probabilidade de ganho (0..100) do modelo do próprio time; null em negócios fechados e em times com menos de 40 negócios fechados. Escrever este campo é ignorado. */
+                                ai_win_probability: number | null;
                                 /** @example 2026-11-22T14:03:27Z */
                                 created_at: string;
                                 /** @example 2026-11-22T14:03:27Z */
@@ -1366,8 +1368,10 @@ export interface webhooks {
                                 } | null;
                                 responsible_id: string | null;
                                 case_id: string | null;
-                                ai_summary: null;
-                                ai_win_probability: null;
+                                /** @description Resumo do negócio em português, gerado no próprio servidor por modelos de texto fixos; null em negócios arquivados. */
+                                ai_summary: string | null;
+                                /** @description Probabilidade de ganho (0..100) do modelo do próprio time; null em negócios fechados e em times com menos de 40 negócios fechados. Escrever este campo é ignorado. */
+                                ai_win_probability: number | null;
                                 /** @example 2026-11-22T14:03:27Z */
                                 created_at: string;
                                 /** @example 2026-11-22T14:03:27Z */
@@ -1482,8 +1486,10 @@ export interface webhooks {
                                 } | null;
                                 responsible_id: string | null;
                                 case_id: string | null;
-                                ai_summary: null;
-                                ai_win_probability: null;
+                                /** @description Resumo do negócio em português, gerado no próprio servidor por modelos de texto fixos; null em negócios arquivados. */
+                                ai_summary: string | null;
+                                /** @description Probabilidade de ganho (0..100) do modelo do próprio time; null em negócios fechados e em times com menos de 40 negócios fechados. Escrever este campo é ignorado. */
+                                ai_win_probability: number | null;
                                 /** @example 2026-11-22T14:03:27Z */
                                 created_at: string;
                                 /** @example 2026-11-22T14:03:27Z */
@@ -1598,8 +1604,10 @@ export interface webhooks {
                                 } | null;
                                 responsible_id: string | null;
                                 case_id: string | null;
-                                ai_summary: null;
-                                ai_win_probability: null;
+                                /** @description Resumo do negócio em português, gerado no próprio servidor por modelos de texto fixos; null em negócios arquivados. */
+                                ai_summary: string | null;
+                                /** @description Probabilidade de ganho (0..100) do modelo do próprio time; null em negócios fechados e em times com menos de 40 negócios fechados. Escrever este campo é ignorado. */
+                                ai_win_probability: number | null;
                                 /** @example 2026-11-22T14:03:27Z */
                                 created_at: string;
                                 /** @example 2026-11-22T14:03:27Z */
@@ -1714,8 +1722,10 @@ export interface webhooks {
                                 } | null;
                                 responsible_id: string | null;
                                 case_id: string | null;
-                                ai_summary: null;
-                                ai_win_probability: null;
+                                /** @description Resumo do negócio em português, gerado no próprio servidor por modelos de texto fixos; null em negócios arquivados. */
+                                ai_summary: string | null;
+                                /** @description Probabilidade de ganho (0..100) do modelo do próprio time; null em negócios fechados e em times com menos de 40 negócios fechados. Escrever este campo é ignorado. */
+                                ai_win_probability: number | null;
                                 /** @example 2026-11-22T14:03:27Z */
                                 created_at: string;
                                 /** @example 2026-11-22T14:03:27Z */
@@ -3055,8 +3065,10 @@ export interface operations {
                             } | null;
                             responsible_id: string | null;
                             case_id: string | null;
-                            ai_summary: null;
-                            ai_win_probability: null;
+                            /** @description Resumo do negócio em português, gerado no próprio servidor por modelos de texto fixos; null em negócios arquivados. */
+                            ai_summary: string | null;
+                            /** @description Probabilidade de ganho (0..100) do modelo do próprio time; null em negócios fechados e em times com menos de 40 negócios fechados. Escrever este campo é ignorado. */
+                            ai_win_probability: number | null;
                             /** @example 2026-11-22T14:03:27Z */
                             created_at: string;
                             /** @example 2026-11-22T14:03:27Z */
@@ -3541,8 +3553,10 @@ export interface operations {
                             } | null;
                             responsible_id: string | null;
                             case_id: string | null;
-                            ai_summary: null;
-                            ai_win_probability: null;
+                            /** @description Resumo do negócio em português, gerado no próprio servidor por modelos de texto fixos; null em negócios arquivados. */
+                            ai_summary: string | null;
+                            /** @description Probabilidade de ganho (0..100) do modelo do próprio time; null em negócios fechados e em times com menos de 40 negócios fechados. Escrever este campo é ignorado. */
+                            ai_win_probability: number | null;
                             /** @example 2026-11-22T14:03:27Z */
                             created_at: string;
                             /** @example 2026-11-22T14:03:27Z */
@@ -4266,8 +4280,10 @@ export interface operations {
                             } | null;
                             responsible_id: string | null;
                             case_id: string | null;
-                            ai_summary: null;
-                            ai_win_probability: null;
+                            /** @description Resumo do negócio em português, gerado no próprio servidor por modelos de texto fixos; null em negócios arquivados. */
+                            ai_summary: string | null;
+                            /** @description Probabilidade de ganho (0..100) do modelo do próprio time; null em negócios fechados e em times com menos de 40 negócios fechados. Escrever este campo é ignorado. */
+                            ai_win_probability: number | null;
                             /** @example 2026-11-22T14:03:27Z */
                             created_at: string;
                             /** @example 2026-11-22T14:03:27Z */
@@ -4825,8 +4841,10 @@ export interface operations {
                             } | null;
                             responsible_id?: string | null;
                             case_id?: string | null;
-                            ai_summary?: null;
-                            ai_win_probability?: null;
+                            /** @description Resumo do negócio em português, gerado no próprio servidor por modelos de texto fixos; null em negócios arquivados. */
+                            ai_summary?: string | null;
+                            /** @description Probabilidade de ganho (0..100) do modelo do próprio time; null em negócios fechados e em times com menos de 40 negócios fechados. Escrever este campo é ignorado. */
+                            ai_win_probability?: number | null;
                             /** @example 2026-11-22T14:03:27Z */
                             created_at?: string;
                             /** @example 2026-11-22T14:03:27Z */
@@ -9337,8 +9355,10 @@ export interface operations {
                                 } | null;
                                 responsible_id: string | null;
                                 case_id: string | null;
-                                ai_summary: null;
-                                ai_win_probability: null;
+                                /** @description Resumo do negócio em português, gerado no próprio servidor por modelos de texto fixos; null em negócios arquivados. */
+                                ai_summary: string | null;
+                                /** @description Probabilidade de ganho (0..100) do modelo do próprio time; null em negócios fechados e em times com menos de 40 negócios fechados. Escrever este campo é ignorado. */
+                                ai_win_probability: number | null;
                                 /** @example 2026-11-22T14:03:27Z */
                                 created_at: string;
                                 /** @example 2026-11-22T14:03:27Z */
@@ -9508,8 +9528,10 @@ export interface operations {
                                 } | null;
                                 responsible_id: string | null;
                                 case_id: string | null;
-                                ai_summary: null;
-                                ai_win_probability: null;
+                                /** @description Resumo do negócio em português, gerado no próprio servidor por modelos de texto fixos; null em negócios arquivados. */
+                                ai_summary: string | null;
+                                /** @description Probabilidade de ganho (0..100) do modelo do próprio time; null em negócios fechados e em times com menos de 40 negócios fechados. Escrever este campo é ignorado. */
+                                ai_win_probability: number | null;
                                 /** @example 2026-11-22T14:03:27Z */
                                 created_at: string;
                                 /** @example 2026-11-22T14:03:27Z */

@@ -36,7 +36,7 @@ export function workerCommand(): Command {
       worker.start();
       logger.info({}, 'worker de webhooks iniciado');
       const scheduler = config.scheduler.enabled
-        ? createScheduler({ schedule: services.schedule, ai: services.ai, logger, pollMs: config.scheduler.pollMs })
+        ? createScheduler({ schedule: services.schedule, ai: services.ai, aiRefresh: services.aiServing, logger, pollMs: config.scheduler.pollMs })
         : null;
       scheduler?.start();
       if (scheduler) logger.info({}, 'agendador de eventos programados iniciado');

@@ -1,3 +1,4 @@
+import type { AiServing } from '../ai/ai-serving.service.js';
 import type { Db } from '../../storage/db.js';
 import type { Trx } from '../../storage/executor.js';
 import type { ActivityRow, ActivityUpdate, NewActivityRow } from '../../storage/database.js';
@@ -48,7 +49,14 @@ function dueAtOf(raw: string | null | undefined): string | null {
 const latest = (a?: string, b?: string) => (a === undefined ? b : b === undefined ? a : a > b ? a : b);
 const earliest = (a?: string, b?: string) => (a === undefined ? b : b === undefined ? a : a < b ? a : b);
 
-export function createActivitiesService(db: Pick<Db, 'kysely'>, { clock, reads }: { clock: Clock; reads: ReadPlanner }) {
+export interface ActivitiesServiceDeps {
+  clock: Clock;
+  reads: ReadPlanner;
+  /** Refreshes the linked deals' `ai_win_probability` and `ai_summary` (their contacts changed). */
+  ai?: Pick<AiServing, 'refreshDeals'>;
+}
+
+export function createActivitiesService(db: Pick<Db, 'kysely'>, { clock, reads, ai }: ActivitiesServiceDeps) {
   const k = db.kysely;
 
   async function loadForUpdate(trx: Trx, teamId: string, rawId: string): Promise<ActivityRow> {
@@ -77,6 +85,7 @@ export function createActivitiesService(db: Pick<Db, 'kysely'>, { clock, reads }
     if (extraEvent) await recordEvents(trx, teamId, [{ type: extraEvent, object: next, previous }], now);
     // A completed activity on a lead's deal answers the lead (response time), once.
     if (extraEvent === 'activity.completed' && next.deal_id !== null) await markLeadAnswered(trx, teamId, next.deal_id, now);
+    await ai?.refreshDeals(trx, teamId, [current.deal_id, next.deal_id]);
     await syncSchedule(trx, teamId, 'activity', current.id, activityArmings(next, clock.now()), now);
     return { activity: next, previous };
   }
@@ -115,6 +124,7 @@ export function createActivitiesService(db: Pick<Db, 'kysely'>, { clock, reads }
       updated_at: now,
     };
     await repo.insertActivity(trx, row);
+    await ai?.refreshDeals(trx, teamId, [row.deal_id]);
     const activity = toActivityView(row as ActivityRow);
     await recordEvents(trx, teamId, [{ type: 'activity.created', object: activity, previous: null }], now);
     await syncSchedule(trx, teamId, 'activity', activity.id, activityArmings(activity, clock.now()), now);

@@ -37,6 +37,8 @@ export interface SyntheticHistory {
   histories: DealHistory[];
   /** Per deal id: the true probability of winning. */
   truth: Map<string, number>;
+  /** Per deal id: how it ends (also for the deals still open at `now`: how they will). */
+  outcome: Map<string, boolean>;
   clients: Map<string, { segment: string | null; name: string }>;
   vehicles: Map<string, { price_cents: number; created_at: Ms; title: string }>;
   /** The end of the generated span: deals closing after it are open. */
@@ -92,6 +94,7 @@ export function generateHistories(options: SyntheticOptions): SyntheticHistory {
   const clientIds: string[] = [];
   const histories: DealHistory[] = [];
   const truth = new Map<string, number>();
+  const outcome = new Map<string, boolean>();
 
   const creations = Array.from({ length: options.deals }, () => start + rnd() * spanDays * DAY_MS).sort((a, b) => a - b);
   creations.forEach((created, n) => {
@@ -127,6 +130,7 @@ export function generateHistories(options: SyntheticOptions): SyntheticHistory {
     const p = sigmoid(-0.5 + signal * effects);
     const won = rnd() < p;
     truth.set(id, p);
+    outcome.set(id, won);
     const livesAsWon = signal > 0 ? won : rnd() < 0.35;
     const duration = (livesAsWon ? 8 + rnd() * 42 : 10 + rnd() * 80) * DAY_MS;
     const closedAt = created + duration;
@@ -170,5 +174,5 @@ export function generateHistories(options: SyntheticOptions): SyntheticHistory {
       won: open ? null : won,
     });
   });
-  return { histories, truth, clients, vehicles, now };
+  return { histories, truth, outcome, clients, vehicles, now };
 }

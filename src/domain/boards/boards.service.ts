@@ -1,3 +1,4 @@
+import { weightedPipeline } from '../ai/serving.repository.js';
 import type { Db } from '../../storage/db.js';
 import { toApiTimestamp } from '../shared/time.js';
 import {
@@ -52,6 +53,8 @@ export interface DealCard {
   client: { id: string; name: string } | null;
   responsible: { id: string; name: string } | null;
   has_overdue_activity: boolean;
+  /** The deal's win probability (issue 28), null without a model. */
+  ai_win_probability: number | null;
   updated_at: string;
 }
 
@@ -111,6 +114,8 @@ export interface Dashboard {
   average_days_in_stock: number | null;
   overdue_activities: number;
   overdue_receivables: { count: number; amount: number };
+  /** `ativo` deals per month of expected close (YYYY-MM; null: none set), oldest first: value and value × win probability. */
+  weighted_pipeline: Array<{ month: string | null; count: number; total_value: number; weighted_value: number }>;
 }
 
 /** The first day of the month of `day` and of the month after it (YYYY-MM-DD). */
@@ -154,6 +159,7 @@ export function createBoardsService(db: Pick<Db, 'kysely' | 'reads'>, { clock }:
     // An integrator may name a responsible that is not one of the team's people: shown by its id.
     responsible: row.responsible_id === null ? null : { id: row.responsible_id, name: row.responsible_name ?? row.responsible_id },
     has_overdue_activity: Boolean(row.has_overdue_activity),
+    ai_win_probability: row.ai_win_probability,
     updated_at: toApiTimestamp(row.updated_at),
   });
 
@@ -277,13 +283,14 @@ export function createBoardsService(db: Pick<Db, 'kysely' | 'reads'>, { clock }:
       const zone = (await findTeam(k, teamId))?.time_zone ?? DEFAULT_TIME_ZONE;
       const month = monthOf(dayIn(now, zone));
       const nowIso = now.toISOString();
-      const [phases, closed, vehiclePhases, age, overdueActivities, receivables] = await Promise.all([
+      const [phases, closed, vehiclePhases, age, overdueActivities, receivables, weighted] = await Promise.all([
         listDealPhasesWithTotals(k, teamId),
         dealTotalsChangedBetween(k, teamId, ['ganho', 'perdido'], startOfDay(month.first, zone).toISOString(), startOfDay(month.next, zone).toISOString()),
         listVehiclePhasesWithTotals(k, teamId),
         stockAge(k, teamId),
         countOverdueActivities(k, teamId, nowIso),
         overdueReceivables(k, teamId, nowIso),
+        weightedPipeline(k, teamId),
       ]);
       const closedOf = (status: string) => {
         const row = closed.find((c) => c.status === status);
@@ -300,6 +307,12 @@ export function createBoardsService(db: Pick<Db, 'kysely' | 'reads'>, { clock }:
         average_days_in_stock: age.meanCreatedMs === null ? null : Math.round((10 * Math.max(0, now.getTime() - age.meanCreatedMs)) / DAY_MS) / 10,
         overdue_activities: overdueActivities,
         overdue_receivables: { count: receivables.count, amount: fromCents(receivables.amount_cents) ?? 0 },
+        weighted_pipeline: weighted.map((w) => ({
+          month: w.month,
+          count: w.count,
+          total_value: fromCents(w.value_cents) ?? 0,
+          weighted_value: fromCents(w.weighted_cents) ?? 0,
+        })),
       };
     },
 

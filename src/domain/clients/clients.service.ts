@@ -1,3 +1,4 @@
+import type { AiServing } from '../ai/ai-serving.service.js';
 import { checkAllNow, duplicateEntry, messages, notFound, validationError } from '../shared/errors.js';
 import type { Db } from '../../storage/db.js';
 import type { Trx } from '../../storage/executor.js';
@@ -127,7 +128,14 @@ async function guardDuplicates<T>(write: () => Promise<T>): Promise<T> {
   }
 }
 
-export function createClientsService(db: Pick<Db, 'kysely'>, { clock, reads }: { clock: Clock; reads: ReadPlanner }) {
+export interface ClientsServiceDeps {
+  clock: Clock;
+  reads: ReadPlanner;
+  /** Refreshes the `ai_summary` (and probability: the segment is a feature) of the client's deals. */
+  ai?: Pick<AiServing, 'refreshClientDeals'>;
+}
+
+export function createClientsService(db: Pick<Db, 'kysely'>, { clock, reads, ai }: ClientsServiceDeps) {
   const k = db.kysely;
 
   /** Writers lock the row (PostgreSQL) so concurrent updates compute from the row they replace. */
@@ -184,6 +192,7 @@ export function createClientsService(db: Pick<Db, 'kysely'>, { clock, reads }: {
     await repo.updateClient(trx, teamId, current.id, patch);
     const previous = Object.fromEntries(changed.filter((f) => f !== 'municipal_registration').map((f) => [f, current[f]]));
     await recordEvents(trx, teamId, [{ type: 'client.updated', object: toClientView(next), previous }], stamp);
+    if (changed.includes('name') || changed.includes('segment')) await ai?.refreshClientDeals(trx, teamId, current.id);
     return { state: next, previous };
   }
 

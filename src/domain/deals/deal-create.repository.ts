@@ -1,8 +1,9 @@
-import { sql, type QueryCreator } from 'kysely';
+import type { QueryCreator } from 'kysely';
 import { compiledQuery } from '../../storage/compiled-query.js';
 import type { Database, NewDealRow } from '../../storage/database.js';
 import { dialectOf } from '../../storage/dialect.js';
 import type { DbExecutor, Trx } from '../../storage/executor.js';
+import { clientFirstDealColumn, ONE_DEAL_CONTEXT_COLUMNS, oneDealContextOf, type OneDealContext } from '../ai/serving.repository.js';
 import { compiledInsertWithEventsPostgres, recordEvents, type EnabledHook, type EventDraft } from '../events/events.repository.js';
 
 /**
@@ -38,6 +39,9 @@ const DEAL_COLUMNS = [
   'archived_at',
   'created_at',
   'updated_at',
+  'ai_win_probability',
+  'ai_summary',
+  'phase_changed_at',
 ] as const satisfies ReadonlyArray<keyof NewDealRow>;
 
 type DealColumn = (typeof DEAL_COLUMNS)[number];
@@ -66,37 +70,48 @@ export const insertDealWithEventsPostgres = compiledInsertWithEventsPostgres('de
 
 /**
  * What a create checks and needs, in one read: the phase (its suggested probability), the client
- * (its name; `clientId` null names none) and the team's enabled webhooks, one row per webhook (one
- * row with null webhook columns when there is none).
+ * (its name; `clientId` null names none), what the deal's `ai_win_probability` and `ai_summary` read
+ * (the team's time zone and model version, the phase's label, the client's segment and first deal,
+ * the car `caseId` names in the team) and the team's enabled webhooks, one row per webhook (one row
+ * with null webhook columns when there is none).
  */
-const createLookupStatement = compiledQuery('deal_create_lookup', (db: DbExecutor, teamId: string, phase: string, clientId: string | null) =>
-  db
-    .selectFrom(sql<{ one: number }>`(select 1 as one)`.as('one'))
-    .leftJoin('team_phases as p', (join) => join.on('p.team_id', '=', teamId).on('p.name', '=', phase))
-    .leftJoin('clients as c', (join) => join.on('c.team_id', '=', teamId).on('c.id', '=', clientId))
-    .leftJoin('webhooks as w', (join) => join.on('w.team_id', '=', teamId).on('w.status', '=', 'enabled'))
-    .select([
-      'p.name as phase_name',
-      'p.probability as phase_probability',
-      'c.id as client_id',
-      'c.name as client_name',
-      'w.id as hook_id',
-      'w.events as hook_events',
-    ]),
+const createLookupStatement = compiledQuery(
+  'deal_create_lookup',
+  (db: DbExecutor, teamId: string, phase: string, clientId: string | null, caseId: string | null) =>
+    db
+      .selectFrom('teams as t')
+      .leftJoin('team_phases as p', (join) => join.onRef('p.team_id', '=', 't.id').on('p.name', '=', phase))
+      .leftJoin('clients as c', (join) => join.onRef('c.team_id', '=', 't.id').on('c.id', '=', clientId))
+      .leftJoin('vehicles as v', (join) => join.onRef('v.team_id', '=', 't.id').on('v.id', '=', caseId))
+      .leftJoin('ai_models as m', (join) => join.onRef('m.team_id', '=', 't.id').on('m.trained_at', 'is not', null))
+      .leftJoin('webhooks as w', (join) => join.onRef('w.team_id', '=', 't.id').on('w.status', '=', 'enabled'))
+      .select([
+        'p.name as phase_name',
+        'p.probability as phase_probability',
+        ...ONE_DEAL_CONTEXT_COLUMNS,
+        'c.id as client_id',
+        'w.id as hook_id',
+        'w.events as hook_events',
+      ])
+      .select(clientFirstDealColumn(teamId, clientId))
+      .where('t.id', '=', teamId),
 );
 
 export interface CreateLookup {
   phase: { name: string; probability: number } | undefined;
   client: { id: string; name: string } | undefined;
+  /** What the new deal's AI fields read (undefined: the team does not exist). */
+  ai: OneDealContext | undefined;
   hooks: Array<{ id: string; events: string }>;
 }
 
-export async function createLookup(db: DbExecutor, teamId: string, phase: string, clientId: string | null): Promise<CreateLookup> {
-  const rows = await createLookupStatement.execute(db, teamId, phase, clientId);
+export async function createLookup(db: DbExecutor, teamId: string, phase: string, clientId: string | null, caseId: string | null): Promise<CreateLookup> {
+  const rows = await createLookupStatement.execute(db, teamId, phase, clientId, caseId);
   const first = rows[0];
   return {
     phase: first?.phase_name != null ? { name: first.phase_name, probability: Number(first.phase_probability) } : undefined,
     client: first?.client_id != null ? { id: first.client_id, name: first.client_name! } : undefined,
+    ai: first ? oneDealContextOf(first) : undefined,
     hooks: rows.flatMap((r) => (r.hook_id != null ? [{ id: r.hook_id, events: r.hook_events! }] : [])),
   };
 }

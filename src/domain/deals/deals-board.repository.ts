@@ -43,12 +43,13 @@ const CARD_COLUMNS = [
   'deals.client_id',
   'deals.responsible_id',
   'deals.updated_at',
+  'deals.ai_win_probability',
 ] as const;
 
 /** A card of the deals board: its deal's columns, its client's and its responsible's names and whether it has an overdue activity. */
 export type DealCardRow = Pick<
   DealRowWithClient,
-  'id' | 'title' | 'value_cents' | 'priority' | 'phase' | 'status' | 'client_id' | 'responsible_id' | 'updated_at' | 'client_name'
+  'id' | 'title' | 'value_cents' | 'priority' | 'phase' | 'status' | 'client_id' | 'responsible_id' | 'updated_at' | 'client_name' | 'ai_win_probability'
 > & {
   /** Null when the responsible is not one of the team's people (an integrator may name any id). */
   responsible_name: string | null;

@@ -26,6 +26,8 @@ export const DEAL_VIEW_COLUMNS = [
   'case_id',
   'created_at',
   'updated_at',
+  'ai_win_probability',
+  'ai_summary',
 ] as const satisfies ReadonlyArray<keyof DealRow>;
 
 /** What {@link toDealView} reads. */
@@ -52,8 +54,8 @@ export function toDealView(row: DealViewRow): DealView {
     client: row.client_id && row.client_name !== null ? { id: row.client_id, name: row.client_name } : null,
     responsible_id: row.responsible_id,
     case_id: row.case_id,
-    ai_summary: null,
-    ai_win_probability: null,
+    ai_summary: row.ai_summary,
+    ai_win_probability: row.ai_win_probability,
     created_at: toApiTimestamp(row.created_at),
     updated_at: toApiTimestamp(row.updated_at),
   };

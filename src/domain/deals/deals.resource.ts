@@ -40,7 +40,7 @@ export const DEALS: ResourceDescription<DealFilterName, DealSortField> = {
     phases: 'team_phases',
     // Most valuable first (deals_team_phase_value_idx).
     cardOrder: { column: 'value_cents', direction: 'desc', nullable: true },
-    cardColumns: ['id', 'title', 'value_cents', 'priority', 'phase', 'status', 'client_id', 'responsible_id', 'updated_at'],
+    cardColumns: ['id', 'title', 'value_cents', 'priority', 'phase', 'status', 'client_id', 'responsible_id', 'updated_at', 'ai_win_probability'],
     totals: 'deals',
   },
 };

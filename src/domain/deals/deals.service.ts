@@ -1,3 +1,5 @@
+import type { AiServing } from '../ai/ai-serving.service.js';
+import type { DealFacts } from '../ai/serving.js';
 import { AppError, checkAll, messages, notFound, validationError } from '../shared/errors.js';
 import type { Db } from '../../storage/db.js';
 import type { DbExecutor, Trx } from '../../storage/executor.js';
@@ -88,7 +90,35 @@ function updateEvents(changed: readonly string[], next: DealView): EventType[] {
   return types;
 }
 
-export function createDealsService(db: Pick<Db, 'kysely'>, { clock, reads }: { clock: Clock; reads: ReadPlanner }) {
+/** A deal as the AI refresh reads it: its answer, when it was created and when it entered its phase. */
+function factsOf(d: DealView, createdAt: string | Date, phaseChangedAt: string | Date): DealFacts {
+  return {
+    id: d.id,
+    title: d.title,
+    status: d.status,
+    phase: d.phase,
+    value_cents: centsOf(d.value),
+    source: d.source,
+    priority: d.priority,
+    client_id: d.client_id,
+    responsible_id: d.responsible_id,
+    case_id: d.case_id,
+    store_id: d.store_id,
+    expected_close_date: d.expected_close_date,
+    loss_reason: d.loss_reason,
+    created_at: new Date(createdAt).getTime(),
+    phase_changed_at: new Date(phaseChangedAt).getTime(),
+  };
+}
+
+export interface DealsServiceDeps {
+  clock: Clock;
+  reads: ReadPlanner;
+  /** Computes `ai_win_probability` and `ai_summary` with each write (absent: both stay null). */
+  ai?: Pick<AiServing, 'fieldsFor'>;
+}
+
+export function createDealsService(db: Pick<Db, 'kysely'>, { clock, reads, ai }: DealsServiceDeps) {
   const k = db.kysely;
 
   /** Writers lock the row (PostgreSQL) so concurrent updates compute from the row they replace. */
@@ -131,7 +161,8 @@ export function createDealsService(db: Pick<Db, 'kysely'>, { clock, reads }: { c
     const phaseName = input.phase ?? 'lead';
     // A client_id that is not a UUID names no client (checked after the phase, as ever).
     const clientId = input.client_id != null ? canonicalId(input.client_id) : null;
-    const found = await createRepo.createLookup(executor, teamId, phaseName, clientId);
+    const caseId = input.case_id != null ? canonicalId(input.case_id) : null;
+    const found = await createRepo.createLookup(executor, teamId, phaseName, clientId, caseId);
     if (!found.phase || (input.client_id != null && !found.client)) {
       // Every invalid field at once; the message is the contract's, the team's phases go in a documented detail.
       await checkAll(
@@ -174,7 +205,15 @@ export function createDealsService(db: Pick<Db, 'kysely'>, { clock, reads }: { c
       archived_at: null,
       created_at: now,
       updated_at: now,
+      ai_win_probability: null,
+      ai_summary: null,
+      phase_changed_at: now,
     };
+    if (ai && found.ai) {
+      const fields = await ai.fieldsFor(executor, teamId, factsOf(toDealView({ ...row, client_name: null }), now, now), { context: found.ai, activities: [] });
+      row.ai_win_probability = fields.ai_win_probability;
+      row.ai_summary = fields.ai_summary;
+    }
     const deal = toDealView({ ...row, client_name: client?.name ?? null });
     return { row, deal, now, hooks: found.hooks, events: [{ type: 'deal.created' as const, object: deal, previous: null }] };
   }
@@ -209,6 +248,13 @@ export function createDealsService(db: Pick<Db, 'kysely'>, { clock, reads }: { c
     if (changed.includes('status')) patch.archived_at = next.status === 'arquivado' ? now : null;
     // A lead's first phase change answers it (response time), unless something answered it before.
     if (changed.includes('phase') && row.lead_received_at !== null && row.lead_responded_at === null) patch.lead_responded_at = now;
+    if (changed.includes('phase')) patch.phase_changed_at = now;
+    if (ai) {
+      const since = patch.phase_changed_at ?? row.phase_changed_at ?? row.created_at;
+      const fields = await ai.fieldsFor(trx, teamId, factsOf(next, row.created_at, since));
+      Object.assign(patch, fields);
+      Object.assign(next, fields);
+    }
     await repo.updateDeal(trx, teamId, current.id, patch);
     next.updated_at = toApiTimestamp(now);
     const previous = Object.fromEntries(changed.map((f) => [f, current[f]])) as Partial<DealView>;
@@ -316,8 +362,9 @@ export function createDealsService(db: Pick<Db, 'kysely'>, { clock, reads }: { c
           return { deal: current, previous: {}, archivedAt: toApiTimestamp(row.archived_at ?? row.updated_at) };
         }
         const now = isoNow(clock);
-        await repo.updateDeal(trx, teamId, row.id, { status: 'arquivado', archived_at: now, updated_at: now });
-        const deal: DealView = { ...current, status: 'arquivado', updated_at: toApiTimestamp(now) };
+        // An archived deal answers neither field (DECISIONS).
+        await repo.updateDeal(trx, teamId, row.id, { status: 'arquivado', archived_at: now, updated_at: now, ai_win_probability: null, ai_summary: null });
+        const deal: DealView = { ...current, status: 'arquivado', updated_at: toApiTimestamp(now), ai_win_probability: null, ai_summary: null };
         const previous = { status: current.status };
         await recordEvents(trx, teamId, [{ type: 'deal.updated', object: deal, previous }], now);
         return { deal, previous, archivedAt: toApiTimestamp(now) };

@@ -68,8 +68,9 @@ export interface DealView {
   client: { id: string; name: string } | null;
   responsible_id: string | null;
   case_id: string | null;
-  ai_summary: null;
-  ai_win_probability: null;
+  /** Issue 28: kept fresh in the row by the AI refresh (src/domain/ai/ai-serving.service.ts); never written by the API. */
+  ai_summary: string | null;
+  ai_win_probability: number | null;
   created_at: string;
   updated_at: string;
 }

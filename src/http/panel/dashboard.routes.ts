@@ -20,6 +20,20 @@ const Dashboard = Type.Object(
     stock: Type.Array(Type.Object({ phase: Type.String(), count: Type.Integer() }, closed), { description: 'Vehicles in stock (ativo) per phase.' }),
     average_days_in_stock: nullable(Type.Number({ description: 'Mean days since the vehicles in stock were registered (one decimal).' })),
     overdue_activities: Type.Integer(),
+    weighted_pipeline: Type.Array(
+      Type.Object(
+        {
+          month: nullable(Type.String({ description: 'YYYY-MM of the expected close; null: deals without one.' })),
+          count: Type.Integer(),
+          total_value: Type.Number(),
+          weighted_value: Type.Number({
+            description: 'Sum of value × win probability (ai_win_probability, or the deal’s probability where there is none) ÷ 100.',
+          }),
+        },
+        closed,
+      ),
+      { description: 'ativo deals per month of expected close, oldest first, those without one last.' },
+    ),
     overdue_receivables: Type.Optional(
       Type.Object({ count: Type.Integer(), amount: Type.Number() }, { ...closed, description: 'Absent for a seller (Financeiro is a manager’s).' }),
     ),

@@ -1,3 +1,5 @@
+import type { AiService } from '../../domain/ai/ai.service.js';
+import type { AiServing } from '../../domain/ai/ai-serving.service.js';
 import cookie from '@fastify/cookie';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ActivitiesService } from '../../domain/activities/activities.service.js';
@@ -15,6 +17,7 @@ import type { UsersService } from '../../domain/users/users.service.js';
 import type { VehiclesService } from '../../domain/vehicles/vehicles.service.js';
 import type { WebhooksService } from '../../domain/webhooks/webhooks.service.js';
 import { activitiesRoutes } from './activities.routes.js';
+import { aiRoutes } from './ai.routes.js';
 import { boardsRoutes } from './boards.routes.js';
 import { changesRoutes } from './changes.routes.js';
 import { clientsRoutes } from './clients.routes.js';
@@ -48,6 +51,8 @@ export interface PanelDeps {
   vehicles: VehiclesService;
   clients: ClientsService;
   activities: ActivitiesService;
+  ai: AiService;
+  aiServing: AiServing;
 }
 
 /**
@@ -73,6 +78,7 @@ export function panelApi(deps: PanelDeps): FastifyPluginAsync {
       clientsRoutes(deps),
       activitiesRoutes(deps),
       financialRoutes(deps),
+      aiRoutes(deps),
     ]) {
       await app.register(routes);
     }

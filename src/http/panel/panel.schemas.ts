@@ -283,6 +283,7 @@ export const DealCard = Type.Object(
     client: nullable(Ref),
     responsible: nullable(Ref),
     has_overdue_activity: Type.Boolean({ description: 'An open activity of the deal is past its due time.' }),
+    ai_win_probability: nullable(Type.Integer({ minimum: 0, maximum: 100, description: "The deal's win probability (null without a model)." })),
     updated_at: Timestamp,
   },
   { ...closed, title: 'DealCard' },

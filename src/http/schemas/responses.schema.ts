@@ -37,8 +37,20 @@ const dealFields = {
   client: nullable(Type.Object({ id: Id, name: Text }, closed)),
   responsible_id: NullableText,
   case_id: NullableText,
-  ai_summary: Type.Null(),
-  ai_win_probability: Type.Null(),
+  ai_summary: nullable(
+    Type.String({
+      maxLength: 280,
+      description: 'Resumo do negócio em português, gerado no próprio servidor por modelos de texto fixos; null em negócios arquivados.',
+    }),
+  ),
+  ai_win_probability: nullable(
+    Type.Integer({
+      minimum: 0,
+      maximum: 100,
+      description:
+        'Probabilidade de ganho (0..100) do modelo do próprio time; null em negócios fechados e em times com menos de 40 negócios fechados. Escrever este campo é ignorado.',
+    }),
+  ),
   created_at: Timestamp,
   updated_at: Timestamp,
 };

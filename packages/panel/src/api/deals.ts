@@ -42,6 +42,20 @@ export function useDeal(id: string | null) {
   });
 }
 
+/** Why the deal's win probability is what it is: the factors that raise and lower it most (its dialog). */
+export function useDealProbability(id: string | null, enabled = true) {
+  return useQuery({
+    queryKey: dealKeys.part('probability', id),
+    queryFn: () => unwrap(client.GET('/panel/api/deals/{id}/probability', { params: { path: { id: id ?? '' } } })),
+    enabled: id !== null && enabled,
+  });
+}
+
+/** The team's win-probability model with its held-out metrics (Settings → Probabilidade); null when never trained. */
+export function useProbabilityModel() {
+  return useQuery({ queryKey: dealKeys.part('model'), queryFn: () => unwrap(client.GET('/panel/api/ai/model')) });
+}
+
 /** Create (no id) or change a deal; refreshes every deal query and what a deal changes. */
 export function useSaveDeal() {
   const changed = useChanged('deals');

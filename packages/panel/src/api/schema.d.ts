@@ -860,6 +860,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/panel/api/deals/{id}/probability": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A deal's win probability and the three factors that raise and lower it most, in words */
+        get: operations["getDealProbability"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/panel/api/ai/model": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The team's win-probability model: when trained, on how many deals, used or not, and its held-out metrics with the phase's */
+        get: operations["getProbabilityModel"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -8157,6 +8191,8 @@ export interface operations {
                                     } | null;
                                     /** @description An open activity of the deal is past its due time. */
                                     has_overdue_activity: boolean;
+                                    /** @description The deal's win probability (null without a model). */
+                                    ai_win_probability: number | null;
                                     /** @example 2026-11-22T14:03:27Z */
                                     updated_at: string;
                                 }[];
@@ -8341,6 +8377,8 @@ export interface operations {
                                 } | null;
                                 /** @description An open activity of the deal is past its due time. */
                                 has_overdue_activity: boolean;
+                                /** @description The deal's win probability (null without a model). */
+                                ai_win_probability: number | null;
                                 /** @example 2026-11-22T14:03:27Z */
                                 updated_at: string;
                             }[];
@@ -8554,8 +8592,10 @@ export interface operations {
                             } | null;
                             responsible_id: string | null;
                             case_id: string | null;
-                            ai_summary: null;
-                            ai_win_probability: null;
+                            /** @description Resumo do negócio em português, gerado no próprio servidor por modelos de texto fixos; null em negócios arquivados. */
+                            ai_summary: string | null;
+                            /** @description Probabilidade de ganho (0..100) do modelo do próprio time; null em negócios fechados e em times com menos de 40 negócios fechados. Escrever este campo é ignorado. */
+                            ai_win_probability: number | null;
                             /** @example 2026-11-22T14:03:27Z */
                             created_at: string;
                             /** @example 2026-11-22T14:03:27Z */
@@ -8863,8 +8903,10 @@ export interface operations {
                             } | null;
                             responsible_id: string | null;
                             case_id: string | null;
-                            ai_summary: null;
-                            ai_win_probability: null;
+                            /** @description Resumo do negócio em português, gerado no próprio servidor por modelos de texto fixos; null em negócios arquivados. */
+                            ai_summary: string | null;
+                            /** @description Probabilidade de ganho (0..100) do modelo do próprio time; null em negócios fechados e em times com menos de 40 negócios fechados. Escrever este campo é ignorado. */
+                            ai_win_probability: number | null;
                             /** @example 2026-11-22T14:03:27Z */
                             created_at: string;
                             /** @example 2026-11-22T14:03:27Z */
@@ -9123,8 +9165,10 @@ export interface operations {
                             } | null;
                             responsible_id: string | null;
                             case_id: string | null;
-                            ai_summary: null;
-                            ai_win_probability: null;
+                            /** @description Resumo do negócio em português, gerado no próprio servidor por modelos de texto fixos; null em negócios arquivados. */
+                            ai_summary: string | null;
+                            /** @description Probabilidade de ganho (0..100) do modelo do próprio time; null em negócios fechados e em times com menos de 40 negócios fechados. Escrever este campo é ignorado. */
+                            ai_win_probability: number | null;
                             /** @example 2026-11-22T14:03:27Z */
                             created_at: string;
                             /** @example 2026-11-22T14:03:27Z */
@@ -9424,8 +9468,10 @@ export interface operations {
                             } | null;
                             responsible_id: string | null;
                             case_id: string | null;
-                            ai_summary: null;
-                            ai_win_probability: null;
+                            /** @description Resumo do negócio em português, gerado no próprio servidor por modelos de texto fixos; null em negócios arquivados. */
+                            ai_summary: string | null;
+                            /** @description Probabilidade de ganho (0..100) do modelo do próprio time; null em negócios fechados e em times com menos de 40 negócios fechados. Escrever este campo é ignorado. */
+                            ai_win_probability: number | null;
                             /** @example 2026-11-22T14:03:27Z */
                             created_at: string;
                             /** @example 2026-11-22T14:03:27Z */
@@ -9990,8 +10036,10 @@ export interface operations {
                                 } | null;
                                 responsible_id: string | null;
                                 case_id: string | null;
-                                ai_summary: null;
-                                ai_win_probability: null;
+                                /** @description Resumo do negócio em português, gerado no próprio servidor por modelos de texto fixos; null em negócios arquivados. */
+                                ai_summary: string | null;
+                                /** @description Probabilidade de ganho (0..100) do modelo do próprio time; null em negócios fechados e em times com menos de 40 negócios fechados. Escrever este campo é ignorado. */
+                                ai_win_probability: number | null;
                                 /** @example 2026-11-22T14:03:27Z */
                                 created_at: string;
                                 /** @example 2026-11-22T14:03:27Z */
@@ -10729,6 +10777,15 @@ export interface operations {
                             /** @description Mean days since the vehicles in stock were registered (one decimal). */
                             average_days_in_stock: number | null;
                             overdue_activities: number;
+                            /** @description ativo deals per month of expected close, oldest first, those without one last. */
+                            weighted_pipeline: {
+                                /** @description YYYY-MM of the expected close; null: deals without one. */
+                                month: string | null;
+                                count: number;
+                                total_value: number;
+                                /** @description Sum of value × win probability (ai_win_probability, or the deal’s probability where there is none) ÷ 100. */
+                                weighted_value: number;
+                            }[];
                             /** @description Absent for a seller (Financeiro is a manager’s). */
                             overdue_receivables?: {
                                 count: number;
@@ -15323,8 +15380,10 @@ export interface operations {
                                 } | null;
                                 responsible_id: string | null;
                                 case_id: string | null;
-                                ai_summary: null;
-                                ai_win_probability: null;
+                                /** @description Resumo do negócio em português, gerado no próprio servidor por modelos de texto fixos; null em negócios arquivados. */
+                                ai_summary: string | null;
+                                /** @description Probabilidade de ganho (0..100) do modelo do próprio time; null em negócios fechados e em times com menos de 40 negócios fechados. Escrever este campo é ignorado. */
+                                ai_win_probability: number | null;
                                 /** @example 2026-11-22T14:03:27Z */
                                 created_at: string;
                                 /** @example 2026-11-22T14:03:27Z */
@@ -19783,6 +19842,444 @@ export interface operations {
                      *       }
                      *     }
                      */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getDealProbability: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** DealProbability */
+                        data: {
+                            ai_win_probability: number | null;
+                            used: "model" | "phase" | "none";
+                            /** @description The three factors that raise the probability most (against an average deal of the team), strongest first. */
+                            raising: {
+                                feature: string;
+                                /**
+                                 * @example sem contato há 9 dias
+                                 * @example origem: indicacao
+                                 */
+                                text: string;
+                                /** @description Log-odds. */
+                                effect: number;
+                            }[];
+                            /** @description The three that lower it most. */
+                            lowering: {
+                                feature: string;
+                                /**
+                                 * @example sem contato há 9 dias
+                                 * @example origem: indicacao
+                                 */
+                                text: string;
+                                /** @description Log-odds. */
+                                effect: number;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description No session, or it expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Sessão ausente ou expirada. Entre novamente."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Unknown id (or another team’s). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Negócio não encontrado"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProbabilityModel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** ProbabilityModel */
+                        data: {
+                            team_id: string;
+                            version: number;
+                            trained_at: string;
+                            closed_deals: number;
+                            training_rows: number;
+                            training_ms: number;
+                            used: "model" | "phase" | "none";
+                            auc: number | null;
+                            baseline_auc: number | null;
+                            brier: number | null;
+                            baseline_brier: number | null;
+                            metrics: {
+                                method: "holdout" | "cross_validation";
+                                evaluated_deals: number;
+                                model: {
+                                    auc: number;
+                                    auc_low: number;
+                                    auc_high: number;
+                                    brier: number;
+                                    calibration: {
+                                        decile: number;
+                                        count: number;
+                                        predicted: number;
+                                        observed: number;
+                                    }[];
+                                };
+                                baseline: {
+                                    auc: number;
+                                    auc_low: number;
+                                    auc_high: number;
+                                    brier: number;
+                                    calibration: {
+                                        decile: number;
+                                        count: number;
+                                        predicted: number;
+                                        observed: number;
+                                    }[];
+                                };
+                                auc_difference: number;
+                                auc_difference_low: number;
+                                auc_difference_high: number;
+                            } | null;
+                            reason: string | null;
+                        } | null;
+                    };
+                };
+            };
+            /** @description No session, or it expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Sessão ausente ou expirada. Entre novamente."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": {
                         /** @enum {boolean} */
                         success: false;

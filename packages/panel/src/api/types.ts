@@ -52,6 +52,7 @@ export type PhasesInput = Body<'replaceBoardPhases'>;
 export type Person = Item<Data<'listPeople'>>;
 export type Changes = Data<'getChanges'>;
 export type Dashboard = Data<'getDashboard'>;
+export type ProbabilityModel = NonNullable<Data<'getProbabilityModel'>>;
 
 export type Deal = Data<'getPanelDeal'>;
 export type DealCard = Item<Item<Data<'getDealsBoard'>['columns']>['items']>;

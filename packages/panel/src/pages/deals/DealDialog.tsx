@@ -14,6 +14,7 @@ import { useToast } from '../../ui/Toasts';
 import { ActivityForm } from '../agenda/ActivityForm';
 import { RecordActions } from '../records/RecordActions';
 import { DealFormDialog } from './DealForm';
+import { DealProbability } from './DealProbability';
 import { LossForm } from './LossForm';
 import { WinForm } from './WinForm';
 
@@ -91,6 +92,7 @@ export function DealDialog({ id, onClose }: { id: string | null; onClose: () => 
               <dd>{formatDateTime(d.updated_at)}</dd>
             </dl>
             {d.description ? <p className="muted">{d.description}</p> : null}
+            {d.status !== 'arquivado' ? <DealProbability id={d.id} probability={d.ai_win_probability} summary={d.ai_summary} /> : null}
             {active ? (
               <div className="field">
                 <label className="label" htmlFor="deal-move">

@@ -6,6 +6,7 @@ import { useBoard } from '../../ui/board/useBoard';
 import { Button } from '../../ui/Button';
 import { formatMoney } from '../../ui/format';
 import { PRIORITY_LABELS } from '../../ui/labels';
+import { ProbabilityBadge } from '../../ui/ProbabilityBadge';
 import { EmptyState, ErrorState, Loading } from '../../ui/States';
 
 /** The funnel: one column per phase, the cards of active deals. */
@@ -61,7 +62,10 @@ function DealCardView({ card }: { card: DealCard }) {
       {card.client ? <div className="small muted truncate">{card.client.name}</div> : null}
       <div className="board-card-meta">
         <span className="money">{formatMoney(card.value)}</span>
-        <span className={`badge prio-${card.priority}`}>{PRIORITY_LABELS[card.priority] ?? card.priority}</span>
+        <span className="row" style={{ gap: 4 }}>
+          <ProbabilityBadge value={card.ai_win_probability} />
+          <span className={`badge prio-${card.priority}`}>{PRIORITY_LABELS[card.priority] ?? card.priority}</span>
+        </span>
       </div>
       {card.responsible ? (
         <div className="small muted row" style={{ gap: 4 }}>
