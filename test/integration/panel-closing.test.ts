@@ -64,7 +64,15 @@ describe.each(DIALECTS)('panel: closing a deal (%s)', (dialect) => {
     const summary = (await owner.get(`/financial/summary?from=${today}&to=${today}`)).body.data;
     expect(JSON.stringify(summary)).toContain(carId);
     const margin = summary.by_vehicle.find((m: { vehicle_id: string }) => m.vehicle_id === carId);
-    expect(margin).toMatchObject({ vehicle_id: carId, margin: 16500 });
+    expect(margin).toMatchObject({ vehicle_id: carId, title: 'Argo Drive 1.3', plate: null, sale_revenue: 68500, purchase_price: 52000, margin: 16500 });
+    // The vehicle's dialog and the client's page list the record; the public API's summary keeps its shape.
+    expect((await owner.get(`/financial?vehicle_id=${carId}`)).body.data.map((r: { id: string }) => r.id)).toEqual([revenue.body.data.id]);
+    expect((await owner.get(`/clients/${clientId}/overview`)).body.data.financial.map((r: { id: string }) => r.id)).toContain(revenue.body.data.id);
+    expectError(await seller.get(`/financial?vehicle_id=${carId}`), 403, 'FORBIDDEN');
+    await h.services.teams.setPreview(teamId, { enable: ['financial'] });
+    const api = await h.key(teamId, ['financial:read']);
+    const apiMargin = (await api.get(`/financial/summary?from=${today}&to=${today}`)).body.data.by_vehicle[0];
+    expect(Object.keys(apiMargin).sort()).toEqual(['costs', 'margin', 'purchase_price', 'sale_revenue', 'vehicle_id']);
   });
 
   it("wins with the deal's own case_id, or without a car; refuses a car not in stock, an unknown one and a deal not active, changing nothing", async () => {

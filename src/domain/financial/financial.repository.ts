@@ -76,11 +76,22 @@ export async function vehicleSums(db: DbExecutor, teamId: string, from: string, 
   return rows.map((r) => ({ vehicle_id: r.vehicle_id!, sale_cents: Number(r.sale_cents), cost_cents: Number(r.cost_cents) }));
 }
 
-/** Purchase prices (cents, null when not recorded) of the team's vehicles among `ids`. */
-export async function vehiclePurchaseCents(db: DbExecutor, teamId: string, ids: string[]): Promise<Map<string, number | null>> {
+/** Purchase prices (cents, null when not recorded), titles and plates of the team's vehicles among `ids`. */
+export async function vehiclesOfSummary(
+  db: DbExecutor,
+  teamId: string,
+  ids: string[],
+): Promise<Map<string, { purchase_cents: number | null; title: string; plate: string | null }>> {
   if (ids.length === 0) return new Map();
-  const rows = await db.selectFrom('vehicles').select(['id', 'purchase_price_cents']).where('team_id', '=', teamId).where('id', 'in', ids).execute();
-  return new Map(rows.map((r) => [r.id, r.purchase_price_cents === null ? null : Number(r.purchase_price_cents)]));
+  const rows = await db
+    .selectFrom('vehicles')
+    .select(['id', 'purchase_price_cents', 'title', 'plate'])
+    .where('team_id', '=', teamId)
+    .where('id', 'in', ids)
+    .execute();
+  return new Map(
+    rows.map((r) => [r.id, { purchase_cents: r.purchase_price_cents === null ? null : Number(r.purchase_price_cents), title: r.title, plate: r.plate }]),
+  );
 }
 
 /** The team's overdue receivables (pending revenue past its overdue time): count and cents, from financial_team_status_overdue_idx. */

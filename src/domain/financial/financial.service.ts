@@ -289,7 +289,8 @@ export function createFinancialService(db: Pick<Db, 'kysely'>, { clock, reads }:
      * The summary of a period of due dates (inclusive; by default the current month in the team's time
      * zone). Every figure is summed in integer cents and converted once at the end.
      */
-    async summary(teamId: string, period: { from?: string; to?: string } = {}): Promise<FinancialSummary> {
+    /** `vehicleNames`: each vehicle's row also carries its title and plate (the panel's table). */
+    async summary(teamId: string, period: { from?: string; to?: string } = {}, { vehicleNames = false } = {}): Promise<FinancialSummary> {
       const now = clock.now();
       const timeZone = await repo.teamTimeZone(k, teamId);
       const today = dayIn(now, timeZone);
@@ -318,7 +319,7 @@ export function createFinancialService(db: Pick<Db, 'kysely'>, { clock, reads }:
       }
       const money = (cents: number) => fromCents(cents)!;
       const vehicles = await repo.vehicleSums(k, teamId, from, to, VEHICLE_SALE_CATEGORY);
-      const prices = await repo.vehiclePurchaseCents(
+      const known = await repo.vehiclesOfSummary(
         k,
         teamId,
         vehicles.map((v) => v.vehicle_id),
@@ -347,9 +348,11 @@ export function createFinancialService(db: Pick<Db, 'kysely'>, { clock, reads }:
             net: money(m.revenue - m.expense - m.cost),
           })),
         by_vehicle: vehicles.map((v) => {
-          const purchase = prices.get(v.vehicle_id) ?? null;
+          const vehicle = known.get(v.vehicle_id);
+          const purchase = vehicle?.purchase_cents ?? null;
           return {
             vehicle_id: v.vehicle_id,
+            ...(vehicleNames && { title: vehicle?.title ?? null, plate: vehicle?.plate ?? null }),
             sale_revenue: money(v.sale_cents),
             purchase_price: purchase === null ? null : money(purchase),
             costs: money(v.cost_cents),

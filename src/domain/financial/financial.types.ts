@@ -114,5 +114,14 @@ export interface FinancialSummary {
   by_status: { pending: MoneyCount; overdue: MoneyCount; paid: MoneyCount; cancelled: MoneyCount };
   by_category: Array<{ type: FinancialType; category: FinancialCategory } & MoneyCount>;
   by_month: Array<{ month: string; revenue: number; expense: number; cost: number; net: number }>;
-  by_vehicle: Array<{ vehicle_id: string; sale_revenue: number; purchase_price: number | null; costs: number; margin: number | null }>;
+  by_vehicle: Array<{
+    vehicle_id: string;
+    /** Only when asked (the panel): the vehicle's title and plate. */
+    title?: string | null;
+    plate?: string | null;
+    sale_revenue: number;
+    purchase_price: number | null;
+    costs: number;
+    margin: number | null;
+  }>;
 }

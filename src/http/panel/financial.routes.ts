@@ -18,6 +18,27 @@ const PanelFinancialQuery = Type.Object({
   from: Type.Optional(Type.String({ format: 'date', description: 'First due date (inclusive).' })),
   to: Type.Optional(Type.String({ format: 'date', description: 'Last due date (inclusive).' })),
 });
+const VehicleMargin = FinancialSummary.properties.by_vehicle.items;
+/** The summary with each vehicle's title and plate (the margin table names its cars). */
+const PanelFinancialSummary = Type.Object(
+  {
+    ...FinancialSummary.properties,
+    by_vehicle: Type.Array(
+      Type.Object(
+        {
+          ...VehicleMargin.properties,
+          title: Type.Union([Type.String(), Type.Null()], { description: 'The vehicle’s title (null: not found).' }),
+          plate: Type.Union([Type.String(), Type.Null()]),
+        },
+        {
+          ...closed,
+          description: 'margin = sale revenue (venda-veiculo) − purchase price − costs linked to the vehicle; null when the purchase price is unknown.',
+        },
+      ),
+    ),
+  },
+  { ...closed, title: 'PanelFinancialSummary' },
+);
 const PayBody = Type.Object(
   {
     payment_method: Type.Enum([...PAYMENT_METHODS]),
@@ -67,9 +88,9 @@ export function financialRoutes({
       operationId: 'getPanelFinancialSummary',
       summary: 'The summary of a period (default: this month): per type, status, category, month, and the margin per vehicle',
       querystring: SummaryQuery,
-      answer: Success(FinancialSummary),
+      answer: Success(PanelFinancialSummary),
       errors: { 400: invalid(['VALIDATION_ERROR', 'Data inválida']) },
-      read: (request) => financial.summary(teamOf(request), request.query),
+      read: (request) => financial.summary(teamOf(request), request.query, { vehicleNames: true }),
     });
     routes.read('/categories', {
       operationId: 'getFinancialCategories',

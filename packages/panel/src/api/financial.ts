@@ -5,12 +5,13 @@ import type { FinancialFilters, FinancialInput, FinancialPayment } from './types
 
 export const financialKeys = keysOf('financial');
 
-export function useFinancialList(filters: FinancialFilters) {
+export function useFinancialList(filters: FinancialFilters, enabled = true) {
   const query = params(filters);
   return useQuery({
     queryKey: financialKeys.list(query),
     queryFn: () => page(client.GET('/panel/api/financial', { params: { query } })),
     placeholderData: (prev) => prev,
+    enabled,
   });
 }
 

@@ -18158,7 +18158,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        /** FinancialSummary */
+                        /** PanelFinancialSummary */
                         data: {
                             period: {
                                 /** Format: date */
@@ -18234,6 +18234,9 @@ export interface operations {
                                 costs: number;
                                 /** @example 1234.56 */
                                 margin: number | null;
+                                /** @description The vehicle’s title (null: not found). */
+                                title: string | null;
+                                plate: string | null;
                             }[];
                         };
                     };

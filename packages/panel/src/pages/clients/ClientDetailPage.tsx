@@ -4,12 +4,13 @@ import { Link, useParams } from 'react-router';
 import { useClientOverview, useToggleClient } from '../../api/clients';
 import { usePhaseLabel } from '../../api/phases';
 import { Button } from '../../ui/Button';
-import { formatDate, formatDateTime, formatDay, formatMoney } from '../../ui/format';
+import { formatDate, formatDateTime, formatMoney } from '../../ui/format';
 import { DEAL_STATUS_LABELS } from '../../ui/labels';
 import { ErrorState, Loading } from '../../ui/States';
 import { useToast } from '../../ui/Toasts';
 import { ActivityForm } from '../agenda/ActivityForm';
-import { FINANCIAL_STATUS_LABELS, FINANCIAL_TYPE_LABELS } from '../financial/labels';
+import { FinancialForm } from '../financial/FinancialForm';
+import { LinkedRecords } from '../financial/LinkedRecords';
 import { ClientForm } from './ClientForm';
 
 /** One client with its deals, activities and financial records. */
@@ -18,6 +19,7 @@ export function ClientDetailPage() {
   const { id = '' } = useParams();
   const [editing, setEditing] = useState(false);
   const [scheduling, setScheduling] = useState(false);
+  const [recording, setRecording] = useState(false);
   const overview = useClientOverview(id);
   const toast = useToast();
   const toggling = useToggleClient();
@@ -154,32 +156,9 @@ export function ClientDetailPage() {
           )}
         </div>
         {/* A seller's overview has no records (Financeiro is a manager's). */}
-        {financial && (
-          <div className="card">
-            <div className="card-header">
-              <h2>Financeiro</h2>
-              <Link to="/financeiro" className="small">
-                Abrir financeiro
-              </Link>
-            </div>
-            {financial.length === 0 ? (
-              <p className="card-body muted">Nenhum lançamento.</p>
-            ) : (
-              <ul className="plain-list">
-                {financial.map((f) => (
-                  <li key={f.id}>
-                    <strong>{f.description}</strong>
-                    <span className="small muted">
-                      {FINANCIAL_TYPE_LABELS[f.type]} · {FINANCIAL_STATUS_LABELS[f.status]} · vence {formatDay(f.due_date)}
-                    </span>
-                    <span className="money">{formatMoney(f.amount)}</span>
-                  </li>
-                ))}
-              </ul>
-            )}
-          </div>
-        )}
+        {financial && <LinkedRecords records={financial} onAdd={() => setRecording(true)} />}
       </div>
+      {recording ? <FinancialForm links={{ client: { id: client.id, name: client.name } }} onClose={() => setRecording(false)} /> : null}
       {editing ? <ClientForm client={client} onClose={() => setEditing(false)} /> : null}
       {scheduling ? (
         <ActivityForm link={{ client: { id: client.id, name: client.name }, label: `Com ${client.name}.` }} onClose={() => setScheduling(false)} />

@@ -7,14 +7,26 @@ import { Dialog } from '../../ui/Dialog';
 import { SelectField, TextArea, TextField } from '../../ui/Field';
 import { Alert } from '../../ui/States';
 import { useToast } from '../../ui/Toasts';
+import { ClientPicker, DealPicker, VehiclePicker, type Picked } from '../records/Picker';
 import { CATEGORIES, categoryLabel, FINANCIAL_TYPE_LABELS, today } from './labels';
 
-const FORM_FIELDS = ['type', 'category', 'description', 'amount', 'due_date', 'notes'];
+const FORM_FIELDS = ['type', 'category', 'description', 'amount', 'due_date', 'notes', 'vehicle_id', 'client_id', 'deal_id'];
 
-/** A new revenue, expense or cost. */
-export function FinancialForm({ onClose }: { onClose: () => void }) {
-  const [type, setType] = useState<FinancialType>('revenue');
-  const [category, setCategory] = useState(CATEGORIES.revenue[0] ?? '');
+/** What a record opened from a vehicle, a client or a deal is linked to from the start. */
+export interface FinancialLinks {
+  vehicle?: Picked | null;
+  client?: Picked | null;
+  deal?: Picked | null;
+  type?: FinancialType;
+}
+
+/** A new revenue, expense or cost, linked to a vehicle, a client and a deal (the margin per vehicle reads the links). */
+export function FinancialForm({ onClose, links = {} }: { onClose: () => void; links?: FinancialLinks }) {
+  const [type, setType] = useState<FinancialType>(links.type ?? 'revenue');
+  const [category, setCategory] = useState(CATEGORIES[links.type ?? 'revenue'][0] ?? '');
+  const [vehicle, setVehicle] = useState<Picked | null>(links.vehicle ?? null);
+  const [client, setClient] = useState<Picked | null>(links.client ?? null);
+  const [deal, setDeal] = useState<Picked | null>(links.deal ?? null);
   const [description, setDescription] = useState('');
   const [amount, setAmount] = useState('');
   const [due, setDue] = useState(today());
@@ -32,6 +44,9 @@ export function FinancialForm({ onClose }: { onClose: () => void }) {
         amount: amount.trim() === '' ? undefined : Number.isNaN(n) ? amount : n,
         due_date: due,
         notes: notes.trim() || null,
+        vehicle_id: vehicle?.id ?? null,
+        client_id: client?.id ?? null,
+        deal_id: deal?.id ?? null,
       };
       create.mutate(body as FinancialInput, {
         onSuccess: () => {
@@ -87,6 +102,17 @@ export function FinancialForm({ onClose }: { onClose: () => void }) {
         <div className="grid-2">
           <TextField label="Valor (R$)" inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} error={fieldError(err, 'amount')} />
           <TextField label="Vencimento" type="date" value={due} onChange={(e) => setDue(e.target.value)} error={fieldError(err, 'due_date')} />
+        </div>
+        <VehiclePicker
+          value={vehicle}
+          onChange={setVehicle}
+          error={fieldError(err, 'vehicle_id')}
+          stockOnly={false}
+          hint="Ligue a venda ou o custo ao carro: a margem por veículo lê esta ligação."
+        />
+        <div className="grid-2">
+          <ClientPicker value={client} onChange={setClient} error={fieldError(err, 'client_id')} />
+          <DealPicker value={deal} onChange={setDeal} error={fieldError(err, 'deal_id')} />
         </div>
         <TextArea label="Observações" rows={2} value={notes} onChange={(e) => setNotes(e.target.value)} error={fieldError(err, 'notes')} />
         <div className="form-actions">

@@ -81,28 +81,24 @@ function SummaryBody({ s }: { s: FinancialSummary }) {
                 </tr>
               </thead>
               <tbody>
-                {s.by_vehicle.map((row) => {
-                  // The vehicle's title and plate, when the server adds them to the row.
-                  const v = row as typeof row & { title?: string; vehicle_title?: string; plate?: string | null };
-                  return (
-                    <tr key={v.vehicle_id}>
-                      <td className="primary-cell">
-                        {v.title ?? v.vehicle_title ?? <span className="mono small">{v.vehicle_id.slice(0, 8)}</span>}
-                        {v.plate ? (
-                          <span className="plate" style={{ marginLeft: 6 }}>
-                            {v.plate}
-                          </span>
-                        ) : null}
-                      </td>
-                      <td data-label="Venda">{formatMoney(v.sale_revenue)}</td>
-                      <td data-label="Compra">{formatMoney(v.purchase_price)}</td>
-                      <td data-label="Custos">{formatMoney(v.costs)}</td>
-                      <td data-label="Margem" className={`money ${v.margin !== null && v.margin < 0 ? 'negative' : 'positive'}`}>
-                        {formatMoney(v.margin)}
-                      </td>
-                    </tr>
-                  );
-                })}
+                {s.by_vehicle.map((v) => (
+                  <tr key={v.vehicle_id}>
+                    <td className="primary-cell">
+                      {v.title ?? <span className="mono small">{v.vehicle_id.slice(0, 8)}</span>}
+                      {v.plate ? (
+                        <span className="plate" style={{ marginLeft: 6 }}>
+                          {v.plate}
+                        </span>
+                      ) : null}
+                    </td>
+                    <td data-label="Venda">{formatMoney(v.sale_revenue)}</td>
+                    <td data-label="Compra">{formatMoney(v.purchase_price)}</td>
+                    <td data-label="Custos">{formatMoney(v.costs)}</td>
+                    <td data-label="Margem" className={`money ${v.margin !== null && v.margin < 0 ? 'negative' : 'positive'}`}>
+                      {formatMoney(v.margin)}
+                    </td>
+                  </tr>
+                ))}
               </tbody>
             </table>
           </div>

@@ -3,7 +3,9 @@ import { useId, useState } from 'react';
 import { useClientList } from '../../api/clients';
 import { useDealList } from '../../api/deals';
 import { useVehicleList } from '../../api/vehicles';
+import type { Vehicle } from '../../api/types';
 import { formatMoney } from '../../ui/format';
+import { labelOf, VEHICLE_STATUS_LABELS } from '../../ui/labels';
 import { useDebounced } from './shared';
 
 /** A record a picker holds: its id and the name people read. */
@@ -133,24 +135,39 @@ export function ClientPicker({ label = 'Cliente', ...props }: PickerProps) {
   );
 }
 
+const vehicleItem = (v: Vehicle) => ({
+  id: v.id,
+  name: v.title,
+  detail: [v.plate, formatMoney(v.price), v.status === 'ativo' ? null : labelOf(VEHICLE_STATUS_LABELS, v.status).toLowerCase()].filter(Boolean).join(' · '),
+});
+
 function useStockFound(term: string, enabled: boolean): Found {
   const q = useVehicleList({ ...(term ? { search: term } : {}), status: 'ativo', limit: 8 }, enabled);
   return {
     isPending: q.isPending,
-    items: q.data?.data.map((v) => ({ id: v.id, name: v.title, detail: [v.plate, formatMoney(v.price)].filter(Boolean).join(' · ') })),
+    items: q.data?.data.map(vehicleItem),
   };
 }
 
-/** Picks a car in stock by title, brand, model or plate (the first ones listed before any typing). */
-export function VehiclePicker({ label = 'Veículo', ...props }: PickerProps) {
+/** In stock and sold (the list's default): a cost or a sale may name a car already sold. */
+function useVehiclesFound(term: string, enabled: boolean): Found {
+  const q = useVehicleList({ ...(term ? { search: term } : {}), limit: 8 }, enabled);
+  return {
+    isPending: q.isPending,
+    items: q.data?.data.map(vehicleItem),
+  };
+}
+
+/** Picks a car by title, brand, model or plate (the first ones listed before any typing): in stock, or also sold. */
+export function VehiclePicker({ label = 'Veículo', stockOnly = true, ...props }: PickerProps & { stockOnly?: boolean }) {
   return (
     <RecordPicker
       {...props}
       label={label}
       placeholder="Modelo, marca ou placa"
-      noun={{ one: 'o veículo', many: 'Veículos', none: 'Nenhum veículo em estoque encontrado.' }}
+      noun={{ one: 'o veículo', many: 'Veículos', none: stockOnly ? 'Nenhum veículo em estoque encontrado.' : 'Nenhum veículo encontrado.' }}
       minChars={0}
-      useFound={useStockFound}
+      useFound={stockOnly ? useStockFound : useVehiclesFound}
     />
   );
 }

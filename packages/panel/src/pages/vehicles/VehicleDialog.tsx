@@ -10,7 +10,10 @@ import { formatDateTime, formatInt, formatMoney } from '../../ui/format';
 import { VEHICLE_STATUS_LABELS } from '../../ui/labels';
 import { ErrorState, Loading } from '../../ui/States';
 import { useToast } from '../../ui/Toasts';
+import { useFinancialList } from '../../api/financial';
 import { ActivityForm } from '../agenda/ActivityForm';
+import { FinancialForm } from '../financial/FinancialForm';
+import { LinkedRecords } from '../financial/LinkedRecords';
 import { RecordActions } from '../records/RecordActions';
 import { VehicleForm } from './VehicleForm';
 
@@ -19,8 +22,11 @@ export function VehicleDialog({ id, onClose }: { id: string | null; onClose: () 
   const phaseName = usePhaseLabel('vehicles');
   const [editing, setEditing] = useState(false);
   const [scheduling, setScheduling] = useState(false);
+  const [recording, setRecording] = useState(false);
   const vehicle = useVehicle(id);
   const can = permissions(useCurrentSession().user.role);
+  // Its records: sales and costs (the margin's parts), for those who see the cash book.
+  const records = useFinancialList({ vehicle_id: id ?? '', limit: 20, sort: '-due_date' }, can.financial && id !== null);
   const phases = usePhases('vehicles');
   const toast = useToast();
   const save = useSaveVehicle();
@@ -44,7 +50,7 @@ export function VehicleDialog({ id, onClose }: { id: string | null; onClose: () 
   const v = vehicle.data;
   return (
     <>
-      <Dialog open={id !== null && !editing && !scheduling} onClose={onClose} title={v?.title ?? 'Veículo'} wide>
+      <Dialog open={id !== null && !editing && !scheduling && !recording} onClose={onClose} title={v?.title ?? 'Veículo'} wide>
         {vehicle.isPending ? (
           <Loading />
         ) : vehicle.isError ? (
@@ -126,9 +132,11 @@ export function VehicleDialog({ id, onClose }: { id: string | null; onClose: () 
                 <Button onClick={() => change.mutate({ body: { status: 'ativo' }, done: 'Veículo de volta ao estoque.' })}>Voltar ao estoque</Button>
               ) : null}
             </RecordActions>
+            {can.financial ? <LinkedRecords heading="h3" records={records.data?.data} onAdd={() => setRecording(true)} /> : null}
           </div>
         ) : null}
       </Dialog>
+      {recording && v ? <FinancialForm links={{ vehicle: { id: v.id, name: v.title }, type: 'cost' }} onClose={() => setRecording(false)} /> : null}
       {editing && v ? <VehicleForm vehicle={v} onClose={() => setEditing(false)} /> : null}
       {scheduling && v ? <ActivityForm link={{ vehicle_id: v.id, label: `Ligada ao veículo ${v.title}.` }} onClose={() => setScheduling(false)} /> : null}
     </>
