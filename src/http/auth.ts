@@ -3,31 +3,24 @@ import { rateLimitHeaders, type Decision, type RateLimiter } from '../domain/rat
 import { hashApiKey, looksLikeApiKey, type ApiKeysService } from '../domain/teams/api-keys.service.js';
 import type { AuthContext, Scope } from '../domain/teams/api-keys.types.js';
 import { AppError, messages } from '../domain/shared/errors.js';
-import type { EpochRead } from '../domain/shared/epoch-read.js';
+import { withPendingConfirmation, type Confirm } from '../domain/reads/read-confirmation.js';
 import { failOpen, tooManyRequests } from './rate-limit.js';
 import { addRouteHook } from './route-hooks.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     auth: AuthContext | null;
-    /** Set instead of `auth` while a cached authentication waits for the route's read to confirm it (`readConfirmed`). */
-    pendingAuth: PendingAuth | null;
+    /** A cached authentication waiting for the route's read to confirm it (`auth` holds the cached entry's meanwhile). */
+    pendingAuth: Confirm | null;
   }
   interface FastifyContextConfig {
     /**
      * Authentication is required on routes that set this; a scope string also requires that scope.
-     * `confirmedByRead`: the route reads through `readConfirmed`, whose statement also returns the
-     * auth_epoch counter, so a cached authentication needs no read of its own.
+     * `confirmedByRead`: the route's first read by the read planner also returns the auth_epoch
+     * counter (domain/reads/read-confirmation.ts), so a cached authentication needs no read of its own.
      */
     auth?: { scope: Scope | null; confirmedByRead?: true };
   }
-}
-
-/** A cached authentication not yet confirmed: the team to read in, and how to settle the request once the read's counter is known. */
-interface PendingAuth {
-  teamId: string;
-  /** Confirms (or re-checks) the key and applies the route's rules: throws the 401/403/429 the hook would have. */
-  settle(authEpoch: number | null): Promise<void>;
 }
 
 const BEARER = /^Bearer ([\x21-\x7e]{1,200})$/;
@@ -121,14 +114,15 @@ export function registerAuth(
         if (!refused.has(hash)) {
           const entry = rule.confirmedByRead && reachesHandler(request) ? keys.unconfirmed(token, hash) : null;
           if (entry) {
-            // Nothing is decided yet (not even 403 or 429, which would rest on an unconfirmed entry): the route's read confirms it first.
-            request.pendingAuth = {
-              teamId: entry.auth.teamId,
-              settle: async (authEpoch) => {
-                const confirmed = await keys.confirm(token, entry, authEpoch);
-                if (!confirmed) refused.add(hash);
-                await admit(request, reply, rule.scope, confirmed);
-              },
+            // Nothing is decided yet (not even 403 or 429, which would rest on an unconfirmed entry): the route's read confirms it
+            // first. The handler reads in the cached entry's team; nothing it read is answered before the confirmation.
+            request.auth = entry.auth;
+            request.pendingAuth = async (authEpoch) => {
+              request.auth = null;
+              const confirmed = await keys.confirm(token, entry, authEpoch);
+              if (!confirmed) refused.add(hash);
+              // A key never changes team; should it ever, what was read for the old one is not served.
+              await admit(request, reply, rule.scope, confirmed && confirmed.teamId === entry.auth.teamId ? confirmed : null);
             };
             return;
           }
@@ -139,6 +133,34 @@ export function registerAuth(
       await admit(request, reply, rule.scope, auth);
     },
   );
+
+  // A route whose reads confirm a cached authentication: its handler runs with the confirmation
+  // pending, which the read planner's first read settles with its own auth_epoch counter. Whatever the
+  // handler did (no read at all, an error before its read), the authentication is settled in full
+  // before anything is answered: a revoked key gets 401, never a 404, a 400 or the record.
+  app.addHook('onRoute', (route) => {
+    if (!route.config?.auth?.confirmedByRead) return;
+    const handler = route.handler;
+    route.handler = async function confirmedHandler(this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
+      const settle = request.pendingAuth;
+      if (!settle) return handler.call(this, request, reply);
+      request.pendingAuth = null;
+      let settled = false;
+      const once: Confirm = async (authEpoch) => {
+        if (settled) return;
+        settled = true;
+        await settle(authEpoch);
+      };
+      try {
+        const answer = await withPendingConfirmation(once, async () => handler.call(this, request, reply));
+        await once(null);
+        return answer;
+      } catch (error) {
+        await once(null);
+        throw error;
+      }
+    };
+  });
 }
 
 /**
@@ -149,28 +171,6 @@ export function registerAuth(
  */
 const PLAIN_PATH = /^[A-Za-z0-9/_.-]+$/;
 const reachesHandler = (request: FastifyRequest) => request.method === 'GET' && PLAIN_PATH.test(request.url);
-
-/**
- * GET by id or a list on a route with `confirmedByRead`. With a pending (cached, unconfirmed)
- * authentication: one statement reads the record (or the list's page and total) and the auth_epoch
- * counter; the authentication is settled with that counter (the full check when it moved, or when
- * the read did not return it: 401 for a revoked key, 403 for a lost scope, exactly as the hook
- * would answer) and only then is the record (or its 404) answered. Otherwise, the plain read.
- */
-export async function readConfirmed<T>(
-  request: FastifyRequest,
-  plain: (teamId: string) => Promise<T>,
-  withAuthEpoch: (teamId: string) => Promise<EpochRead<T>>,
-): Promise<T> {
-  const pending = request.pendingAuth;
-  if (!pending) return plain(teamOf(request));
-  request.pendingAuth = null;
-  const read = await withAuthEpoch(pending.teamId);
-  await pending.settle(read.authEpoch);
-  // A key never changes team; should it ever, the record read for the old one is not served.
-  if (teamOf(request) !== pending.teamId) return plain(teamOf(request));
-  return read.value();
-}
 
 /** The authenticated caller's team; routes with `config.auth` always have one. */
 export function teamOf(request: FastifyRequest): string {

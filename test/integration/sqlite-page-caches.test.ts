@@ -1,3 +1,4 @@
+import { withPendingConfirmation } from '../../src/domain/reads/read-confirmation.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -59,8 +60,14 @@ describe.skipIf(!DIALECTS.includes('sqlite'))('sqlite page caches', () => {
       ids.push(...made.map((d) => d.id));
     }
     for (const id of ids) {
-      const committed = await services.deals.getWithAuthEpoch(team.id, id);
-      expect(committed.value()).toEqual(await services.deals.get(team.id, id));
+      // A read that confirms a pending authentication goes through the committed reader.
+      let confirmedWith: number | null = null;
+      const committed = await withPendingConfirmation(
+        async (epoch) => void (confirmedWith = epoch),
+        () => services.deals.get(team.id, id),
+      );
+      expect(confirmedWith).not.toBeNull();
+      expect(committed).toEqual(await services.deals.get(team.id, id));
     }
   });
 });

@@ -12,7 +12,6 @@ import { isValidCnpj, isValidCpf, normalizeTaxId } from '../shared/tax-id.js';
 import { foldText, searchDocument } from '../shared/text-search.js';
 import { isoNow, type Clock } from '../shared/clock.js';
 import type { WriteOptions } from '../shared/write-options.js';
-import { deferredEpochRead, epochRead, type EpochRead } from '../shared/epoch-read.js';
 import { toApiTimestamp } from '../shared/time.js';
 import { toClientListItem, toClientState, toClientView, type ClientStateRow } from './clients.mapper.js';
 import { CLIENTS } from './clients.resource.js';
@@ -196,18 +195,18 @@ export function createClientsService(db: Pick<Db, 'kysely'>, { clock, reads, ai 
     return { state: next, previous };
   }
 
-  /** A page of the list, with the auth_epoch counter read with it (null when it was not). */
+  /** A page of the list. */
   async function listRead(teamId: string, q: ClientListInput) {
     const page = pageOf(q.page, q.limit);
     const sort = parseSort(q.sort, CLIENT_SORT_FIELDS);
-    const { rows, total, authEpoch } = await reads.list<ClientStateRow>(CLIENTS, teamScope(teamId), {
+    const { rows, total } = await reads.list<ClientStateRow>(CLIENTS, teamScope(teamId), {
       filters: { type: q.type, segment: q.segment, store_id: q.store_id },
       status: q.status,
       search: q.search,
       sort,
       page,
     });
-    return { data: rows.map((r) => toClientListItem(toClientState(r))), pagination: paginationOf(page, total), authEpoch };
+    return { data: rows.map((r) => toClientListItem(toClientState(r))), pagination: paginationOf(page, total) };
   }
 
   return {
@@ -216,25 +215,11 @@ export function createClientsService(db: Pick<Db, 'kysely'>, { clock, reads, ai 
       return { data, pagination };
     },
 
-    /** The list with the auth_epoch counter of the page's snapshot (a cached authentication confirmed by the read itself). */
-    listWithAuthEpoch: (teamId: string, q: ClientListInput): Promise<EpochRead<{ data: ClientListView[]; pagination: Pagination }>> =>
-      deferredEpochRead(async () => {
-        const { authEpoch, data, pagination } = await listRead(teamId, q);
-        return { authEpoch, value: { data, pagination } };
-      }),
-
     async get(teamId: string, rawId: string): Promise<ClientView> {
       const id = canonicalId(rawId);
       const row = id ? (await reads.byId<ClientStateRow>(CLIENTS, teamScope(teamId), id)).row : undefined;
       if (!row) throw notFound(messages.clientNotFound);
       return toClientView(toClientState(row));
-    },
-
-    /** GET /clients/:id with the auth_epoch counter of the same snapshot (a cached authentication confirmed by the read itself). */
-    async getWithAuthEpoch(teamId: string, rawId: string): Promise<EpochRead<ClientView>> {
-      const id = canonicalId(rawId);
-      const found = id ? await reads.byId<ClientStateRow>(CLIENTS, teamScope(teamId), id, true) : { row: undefined, authEpoch: null };
-      return epochRead(found.authEpoch, found.row, (row) => toClientView(toClientState(row)), messages.clientNotFound);
     },
 
     async create(teamId: string, input: ClientCreateInput, options: WriteOptions<ClientView> = {}): Promise<ClientView> {

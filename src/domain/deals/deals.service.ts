@@ -13,7 +13,6 @@ import { fromCents, lowerBoundCents, toCents, upperBoundCents } from '../shared/
 import { foldText, searchDocument } from '../shared/text-search.js';
 import { isoNow, type Clock } from '../shared/clock.js';
 import type { WriteOptions } from '../shared/write-options.js';
-import { deferredEpochRead, epochRead, type EpochRead } from '../shared/epoch-read.js';
 import { dayBounds, toApiTimestamp } from '../shared/time.js';
 import { findPhase, listPhases } from '../teams/teams.repository.js';
 import { sellVehicleOfDeal, vehicleStatusOf } from '../vehicles/vehicles.service.js';
@@ -129,14 +128,14 @@ export function createDealsService(db: Pick<Db, 'kysely'>, { clock, reads, ai }:
     return row;
   }
 
-  /** A page of the list, with the auth_epoch counter read with it (null when it was not). */
+  /** A page of the list. */
   async function listRead(teamId: string, q: DealListInput) {
     const page = pageOf(q.page, q.limit);
     const sort = parseSort(q.sort, DEAL_SORT_FIELDS);
     const clientId = q.client_id === undefined ? undefined : canonicalId(q.client_id);
     // A client_id that is not a UUID names no client: nothing matches.
-    if (clientId === null) return { data: [], pagination: paginationOf(page, 0), authEpoch: null };
-    const { rows, total, authEpoch } = await reads.list<DealViewRow>(DEALS, teamScope(teamId), {
+    if (clientId === null) return { data: [], pagination: paginationOf(page, 0) };
+    const { rows, total } = await reads.list<DealViewRow>(DEALS, teamScope(teamId), {
       filters: {
         phase: q.phase,
         client_id: clientId,
@@ -153,7 +152,7 @@ export function createDealsService(db: Pick<Db, 'kysely'>, { clock, reads, ai }:
       sort,
       page,
     });
-    return { data: rows.map(toDealView), pagination: paginationOf(page, total), authEpoch };
+    return { data: rows.map(toDealView), pagination: paginationOf(page, total) };
   }
 
   /** A create's checks, row and event, from one read of the phase, the client and the webhooks. */
@@ -277,25 +276,11 @@ export function createDealsService(db: Pick<Db, 'kysely'>, { clock, reads, ai }:
       return { data, pagination };
     },
 
-    /** GET /deals with the auth_epoch counter of the page's snapshot (a cached authentication confirmed by the read itself). */
-    listWithAuthEpoch: (teamId: string, q: DealListInput): Promise<EpochRead<{ data: DealView[]; pagination: Pagination }>> =>
-      deferredEpochRead(async () => {
-        const { authEpoch, data, pagination } = await listRead(teamId, q);
-        return { authEpoch, value: { data, pagination } };
-      }),
-
     async get(teamId: string, rawId: string): Promise<DealView> {
       const id = canonicalId(rawId);
       const row = id ? (await reads.byId<DealViewRow>(DEALS, teamScope(teamId), id)).row : undefined;
       if (!row) throw notFound(messages.dealNotFound);
       return toDealView(row);
-    },
-
-    /** GET /deals/:id with the auth_epoch counter of the same snapshot (a cached authentication confirmed by the read itself). */
-    async getWithAuthEpoch(teamId: string, rawId: string): Promise<EpochRead<DealView>> {
-      const id = canonicalId(rawId);
-      const found = id ? await reads.byId<DealViewRow>(DEALS, teamScope(teamId), id, true) : { row: undefined, authEpoch: null };
-      return epochRead(found.authEpoch, found.row, toDealView, messages.dealNotFound);
     },
 
     async create(teamId: string, input: DealCreateInput, options: WriteOptions<DealView> = {}): Promise<DealView> {

@@ -34,6 +34,7 @@ import {
 } from './read-query.repository.js';
 import { countInRange, onlyCountedRange } from './range-counts.repository.js';
 import type { ListQuery, ResourceDescription } from './resource.js';
+import { confirmationPending, takeConfirmation } from './read-confirmation.js';
 import type { Scope } from './scope.js';
 
 /**
@@ -111,8 +112,19 @@ const firstStatusPage = perShape(
     ),
 );
 
-/** A list's page and its exact total (and the auth_epoch counter when a statement returned it with them). */
+/**
+ * A list's page and its exact total, in the scope. When the request's authentication waits for its
+ * read (read-confirmation.ts), it is settled with the auth_epoch counter the page returned (the
+ * status-only pages read it in their own statement; other paths leave it to a full check) before the
+ * page is answered.
+ */
 export async function readList<R>(readers: Readers, d: ResourceDescription, scope: Scope, q: ListQuery): Promise<ListRead<R>> {
+  const read = await planList<R>(readers, d, scope, q);
+  await takeConfirmation()?.(read.authEpoch);
+  return read;
+}
+
+async function planList<R>(readers: Readers, d: ResourceDescription, scope: Scope, q: ListQuery): Promise<ListRead<R>> {
   const { dialect, committedReader: committed } = readers;
   const db = readers.reads;
   const { sort, page } = q;
@@ -239,7 +251,12 @@ const byIdWithAuthEpoch = perShape(
     }),
 );
 
-/** A record by id in the scope (undefined when there is none), and the auth_epoch counter when asked to read it with the record. */
+/**
+ * A record by id in the scope (undefined when there is none). When the request's authentication
+ * waits for its read (read-confirmation.ts), or when asked, the same statement reads the auth_epoch
+ * counter, and a pending authentication is settled with it before the record (or its absence, a 404)
+ * is answered.
+ */
 export async function readById<R>(
   readers: Readers,
   d: ResourceDescription,
@@ -247,9 +264,12 @@ export async function readById<R>(
   id: string,
   withAuthEpoch: boolean,
 ): Promise<{ row: R | undefined; authEpoch: number | null }> {
-  if (!withAuthEpoch) return { row: (await byId(d).executeTakeFirst(readers.kysely, scope.teamId, id)) as R | undefined, authEpoch: null };
+  if (!withAuthEpoch && !confirmationPending())
+    return { row: (await byId(d).executeTakeFirst(readers.kysely, scope.teamId, id)) as R | undefined, authEpoch: null };
   const found = await byIdWithAuthEpoch(d).takeFirstCommitted(readers.committedReader, readers.kysely, scope.teamId, id);
-  return splitAuthEpoch<R>(found as { auth_epoch: number | string | null; id: string | null } | undefined);
+  const read = splitAuthEpoch<R>(found as { auth_epoch: number | string | null; id: string | null } | undefined);
+  await takeConfirmation()?.(read.authEpoch);
+  return read;
 }
 
 /** The planner over one database's readers: what services are given (app/services.ts) to read any resource. */

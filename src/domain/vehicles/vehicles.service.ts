@@ -13,7 +13,6 @@ import { fromCents, lowerBoundCents, toCents, upperBoundCents } from '../shared/
 import { foldText, searchDocument } from '../shared/text-search.js';
 import { toApiTimestamp } from '../shared/time.js';
 import type { WriteOptions } from '../shared/write-options.js';
-import { deferredEpochRead, epochRead, type EpochRead } from '../shared/epoch-read.js';
 import { canonicalChassis, canonicalPlate, canonicalRenavam, isFipeCode, plateSearchForms } from './vehicle-identifiers.js';
 import { toVehicleEventObject, toVehicleView, type VehicleViewRow } from './vehicles.mapper.js';
 import { VEHICLES } from './vehicles.resource.js';
@@ -207,11 +206,11 @@ export function createVehiclesService(db: Pick<Db, 'kysely'>, { clock, reads }: 
     return row;
   }
 
-  /** A page of the list, with the auth_epoch counter read with it (null when it was not). */
+  /** A page of the list. */
   async function listRead(teamId: string, q: VehicleListInput) {
     const page = pageOf(q.page, q.limit);
     const sort = parseSort(q.sort, VEHICLE_SORT_FIELDS);
-    const { rows, total, authEpoch } = await reads.list<VehicleViewRow>(VEHICLES, teamScope(teamId), {
+    const { rows, total } = await reads.list<VehicleViewRow>(VEHICLES, teamScope(teamId), {
       filters: {
         phase: q.phase,
         brandKey: q.brand === undefined ? undefined : foldText(q.brand),
@@ -231,7 +230,7 @@ export function createVehiclesService(db: Pick<Db, 'kysely'>, { clock, reads }: 
       sort,
       page,
     });
-    return { data: rows.map(toVehicleView), pagination: paginationOf(page, total), authEpoch };
+    return { data: rows.map(toVehicleView), pagination: paginationOf(page, total) };
   }
 
   const service = {
@@ -240,25 +239,11 @@ export function createVehiclesService(db: Pick<Db, 'kysely'>, { clock, reads }: 
       return { data, pagination };
     },
 
-    /** The list with the auth_epoch counter of the page's snapshot (a cached authentication confirmed by the read itself). */
-    listWithAuthEpoch: (teamId: string, q: VehicleListInput): Promise<EpochRead<{ data: VehicleView[]; pagination: Pagination }>> =>
-      deferredEpochRead(async () => {
-        const { authEpoch, data, pagination } = await listRead(teamId, q);
-        return { authEpoch, value: { data, pagination } };
-      }),
-
     async get(teamId: string, rawId: string): Promise<VehicleView> {
       const id = canonicalId(rawId);
       const row = id ? (await reads.byId<VehicleViewRow>(VEHICLES, teamScope(teamId), id)).row : undefined;
       if (!row) throw notFound(messages.vehicleNotFound);
       return toVehicleView(row);
-    },
-
-    /** GET /vehicles/:id with the auth_epoch counter of the same snapshot (a cached authentication confirmed by the read itself). */
-    async getWithAuthEpoch(teamId: string, rawId: string): Promise<EpochRead<VehicleView>> {
-      const id = canonicalId(rawId);
-      const found = id ? await reads.byId<VehicleViewRow>(VEHICLES, teamScope(teamId), id, true) : { row: undefined, authEpoch: null };
-      return epochRead(found.authEpoch, found.row, toVehicleView, messages.vehicleNotFound);
     },
 
     async create(teamId: string, input: VehicleCreateInput, options: WriteOptions<VehicleView> = {}): Promise<VehicleView> {

@@ -5,7 +5,7 @@ import { IdParams, IdempotencyHeaders } from '../schemas/common.schema.js';
 /**
  * The public API's routes of one resource: a read needs `<resource>:read`, a write
  * `<resource>:write`, and a create honours Idempotency-Key. GET by id and the list read through
- * `readConfirmed`: the read itself confirms a cached authentication (auth.ts).
+ * `confirmedByRead`: the planner's read itself confirms a cached authentication (auth.ts).
  */
 export function apiSurface(resource: 'deals' | 'clients' | 'vehicles' | 'leads', tag: string, notFoundMessage: string): RouteSurface {
   return {

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ClientsService } from '../../domain/clients/clients.service.js';
 import type { Static } from 'typebox';
 import type { ClientUpdateResult } from '../../domain/clients/clients.types.js';
-import { readConfirmed, teamOf } from '../auth.js';
+import { teamOf } from '../auth.js';
 import { crudRoutes } from '../crud-routes.js';
 import { REPLAYED_HEADER, errors, ok } from '../openapi/route-docs.js';
 import { ClientCreateBody, ClientListQuery, ClientUpdateBody } from '../schemas/clients.schema.js';
@@ -32,11 +32,7 @@ export function clientsRoutes(clients: ClientsService): FastifyPluginAsyncTypebo
         400: errors.badRequest(['VALIDATION_ERROR', "Parâmetro 'limit' deve ser um número inteiro positivo"], ['VALIDATION_ERROR', 'Segmento inválido']),
       },
       read: async (request) => {
-        const { data, pagination } = await readConfirmed(
-          request,
-          (teamId) => clients.list(teamId, request.query),
-          (teamId) => clients.listWithAuthEpoch(teamId, request.query),
-        );
+        const { data, pagination } = await clients.list(teamOf(request), request.query);
         return { data, pagination };
       },
     });
@@ -64,11 +60,7 @@ export function clientsRoutes(clients: ClientsService): FastifyPluginAsyncTypebo
       answer: ok(Success(Client), 'The full client record.'),
       read: (request) => {
         const id = request.params.id;
-        return readConfirmed(
-          request,
-          (teamId) => clients.get(teamId, id),
-          (teamId) => clients.getWithAuthEpoch(teamId, id),
-        );
+        return clients.get(teamOf(request), id);
       },
     });
     routes.update({

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Static } from 'typebox';
 import type { DealsService } from '../../domain/deals/deals.service.js';
 import type { DealUpdateResult, DealView } from '../../domain/deals/deals.types.js';
-import { readConfirmed, teamOf } from '../auth.js';
+import { teamOf } from '../auth.js';
 import { crudRoutes } from '../crud-routes.js';
 import { REPLAYED_HEADER, errors, ok } from '../openapi/route-docs.js';
 import { DealCreateBody, DealListQuery, DealUpdateBody } from '../schemas/deals.schema.js';
@@ -34,11 +34,7 @@ export function dealsRoutes(deals: DealsService): FastifyPluginAsyncTypebox {
         400: errors.badRequest(['VALIDATION_ERROR', "Parâmetro 'page' deve ser um número inteiro positivo"], ['VALIDATION_ERROR', 'Status inválido']),
       },
       read: async (request) => {
-        const { data, pagination } = await readConfirmed(
-          request,
-          (teamId) => deals.list(teamId, request.query),
-          (teamId) => deals.listWithAuthEpoch(teamId, request.query),
-        );
+        const { data, pagination } = await deals.list(teamOf(request), request.query);
         return { data, pagination };
       },
     });
@@ -67,11 +63,7 @@ export function dealsRoutes(deals: DealsService): FastifyPluginAsyncTypebox {
       answer: ok(Success(Deal), 'The deal.'),
       read: (request) => {
         const id = request.params.id;
-        return readConfirmed(
-          request,
-          (teamId) => deals.get(teamId, id),
-          (teamId) => deals.getWithAuthEpoch(teamId, id),
-        );
+        return deals.get(teamOf(request), id);
       },
     });
     routes.update({

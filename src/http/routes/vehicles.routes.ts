@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Static } from 'typebox';
 import type { VehiclesService } from '../../domain/vehicles/vehicles.service.js';
 import { VEHICLE_PUT_SUMMARY, type VehicleUpdateResult, type VehicleView } from '../../domain/vehicles/vehicles.types.js';
-import { readConfirmed, teamOf } from '../auth.js';
+import { teamOf } from '../auth.js';
 import { crudRoutes } from '../crud-routes.js';
 import { REPLAYED_HEADER, errors, ok } from '../openapi/route-docs.js';
 import { Page, Success, Vehicle, VehicleArchived, VehicleUpdated } from '../schemas/responses.schema.js';
@@ -43,11 +43,7 @@ export function vehiclesRoutes(vehicles: VehiclesService): FastifyPluginAsyncTyp
         400: errors.badRequest(['VALIDATION_ERROR', "Parâmetro 'page' deve ser um número inteiro positivo"], ['VALIDATION_ERROR', 'Status inválido']),
       },
       read: async (request) => {
-        const { data, pagination } = await readConfirmed(
-          request,
-          (teamId) => vehicles.list(teamId, request.query),
-          (teamId) => vehicles.listWithAuthEpoch(teamId, request.query),
-        );
+        const { data, pagination } = await vehicles.list(teamOf(request), request.query);
         return { data, pagination };
       },
     });
@@ -67,11 +63,7 @@ export function vehiclesRoutes(vehicles: VehiclesService): FastifyPluginAsyncTyp
       answer: ok(Success(Vehicle), 'The vehicle.'),
       read: (request) => {
         const id = request.params.id;
-        return readConfirmed(
-          request,
-          (teamId) => vehicles.get(teamId, id),
-          (teamId) => vehicles.getWithAuthEpoch(teamId, id),
-        );
+        return vehicles.get(teamOf(request), id);
       },
     });
     routes.update({
