@@ -1,12 +1,11 @@
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServices } from '../../src/app/services.js';
 import { boardTotalsByPhase } from '../../src/domain/shared/list-sql.js';
 import type { Database } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrator.js';
 import { DIALECTS, openTestDb, stepMigrator } from '../support/dialects.js';
 import { createHarness, type Caller, type Harness } from '../support/harness.js';
-import { createTeamOnOldSchema } from '../support/old-schema.js';
+import { seedOnOldSchema } from '../support/old-schema.js';
 
 /**
  * Migration 0009 (issue 15): the boards' column headers and the dashboard read per-phase totals kept
@@ -152,10 +151,12 @@ for (const dialect of DIALECTS) {
       try {
         const migrator = await stepMigrator(testDb.db);
         expect((await migrator.migrateTo('0008-auth-epoch')).error).toBeUndefined();
-        const services = createServices(testDb.db);
-        const team = await createTeamOnOldSchema(testDb.db, { name: 'Loja de antes', plan: 'professional' });
-        for (let i = 0; i < 3; i++) await services.deals.create(team.id, { title: `Antes ${i}`, value: 1000 + i, phase: i ? 'proposta' : 'lead' });
-        for (let i = 0; i < 2; i++) await services.vehicles.create(team.id, { title: `Antigo ${i}`, brand: 'VW', model: 'Gol' });
+        const team = await seedOnOldSchema(dialect, testDb.db, async (services) => {
+          const seeded = await services.teams.create({ name: 'Loja de antes', plan: 'professional', alertEmail: null });
+          for (let i = 0; i < 3; i++) await services.deals.create(seeded.id, { title: `Antes ${i}`, value: 1000 + i, phase: i ? 'proposta' : 'lead' });
+          for (let i = 0; i < 2; i++) await services.vehicles.create(seeded.id, { title: `Antigo ${i}`, brand: 'VW', model: 'Gol' });
+          return seeded;
+        });
         await migrateToLatest(testDb.db);
         const kysely = testDb.db.kysely;
         for (const board of ['deals', 'vehicles'] as const)

@@ -9,7 +9,7 @@ import { CLIENT_TAX_DIGITS_FLAG, CNPJ_WINDOW_ROWS } from '../../src/storage/exac
 import { migrateToLatest } from '../../src/storage/migrator.js';
 import { DIALECTS, openTestDb, stepMigrator } from '../support/dialects.js';
 import { createHarness, type Caller, type Harness } from '../support/harness.js';
-import { createTeamOnOldSchema } from '../support/old-schema.js';
+import { seedOnOldSchema } from '../support/old-schema.js';
 
 /**
  * Migration 0012 (issue 15): on SQLite a client search for a full CPF or CNPJ (bare or punctuated) is
@@ -157,15 +157,18 @@ for (const dialect of DIALECTS) {
       try {
         const migrator = await stepMigrator(testDb.db);
         expect((await migrator.migrateTo('0011-vehicle-price-counts')).error).toBeUndefined();
-        const services = createServices(testDb.db);
-        const team = await createTeamOnOldSchema(testDb.db, { name: 'Loja antiga' });
         const cpf = cpfOf('529982247');
         const cnpj = cnpjOf('529982247000');
-        await services.clients.create(team.id, { type: 'PF', name: 'Conceição Gonçalves', cpf: formatCpf(cpf) });
-        await services.clients.create(team.id, { type: 'PF', name: `Indicado por ${cpf}` });
-        await services.clients.create(team.id, { type: 'PJ', name: 'Lima Veículos', cnpj });
+        const team = await seedOnOldSchema(dialect, testDb.db, async (seed) => {
+          const seeded = await seed.teams.create({ name: 'Loja antiga', plan: 'starter', alertEmail: null });
+          await seed.clients.create(seeded.id, { type: 'PF', name: 'Conceição Gonçalves', cpf: formatCpf(cpf) });
+          await seed.clients.create(seeded.id, { type: 'PF', name: `Indicado por ${cpf}` });
+          await seed.clients.create(seeded.id, { type: 'PJ', name: 'Lima Veículos', cnpj });
+          return seeded;
+        });
 
         await migrateToLatest(testDb.db);
+        const services = createServices(testDb.db);
         const key = await services.keys.create({ teamId: team.id });
         const app = await buildApp({ db: testDb.db });
         try {

@@ -75,6 +75,7 @@ describe.each(DIALECTS)('boards in one statement equal the column-by-column read
         client: r.client_id && r.client_name !== null ? { id: r.client_id, name: r.client_name } : null,
         responsible: r.responsible_id === null ? null : { id: r.responsible_id, name: people.get(r.responsible_id) ?? r.responsible_id },
         has_overdue_activity: overdue.has(r.id),
+        ai_win_probability: r.ai_win_probability,
         updated_at: toApiTimestamp(r.updated_at),
       })),
     }));
@@ -142,6 +143,7 @@ describe.each(DIALECTS)('boards in one statement equal the column-by-column read
       'client',
       'responsible',
       'has_overdue_activity',
+      'ai_win_probability',
       'updated_at',
     ]);
     expect(Object.keys((await browser.get('/deals/board/fechamento?offset=1')).body.data)).toEqual(['has_more', 'items']);

@@ -53,6 +53,8 @@ describe.each(DIALECTS)('panel deals board (%s)', (dialect) => {
         client: { id: client.id, name: 'Ana Souza' },
         responsible: { id: user.id, name: user.name },
         has_overdue_activity: true,
+        // Null: the team has fewer than 40 closed deals, so no model.
+        ai_win_probability: null,
         updated_at: a.updated_at,
       },
     ]);

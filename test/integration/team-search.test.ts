@@ -7,7 +7,7 @@ import type { Database } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrator.js';
 import { DIALECTS, openTestDb, stepMigrator } from '../support/dialects.js';
 import { createHarness, type Caller, type Harness } from '../support/harness.js';
-import { createTeamOnOldSchema } from '../support/old-schema.js';
+import { seedOnOldSchema } from '../support/old-schema.js';
 
 /**
  * Migration 0010 (issue 15): the search index knows each row's team and whether the default list
@@ -199,22 +199,27 @@ for (const dialect of DIALECTS) {
       try {
         const migrator = await stepMigrator(testDb.db);
         expect((await migrator.migrateTo('0008-auth-epoch')).error).toBeUndefined();
-        // The services of today write only tables that 0008 already has.
-        const services = createServices(testDb.db);
-        const teams = [await createTeamOnOldSchema(testDb.db, { name: 'Loja antiga A' }), await createTeamOnOldSchema(testDb.db, { name: 'Loja antiga B' })];
         const deals: string[] = [];
-        for (const team of teams) {
-          for (const title of ['Onix blindado', 'Civic blindado', 'Corolla Conceição', 'Toro']) {
-            deals.push((await services.deals.create(team.id, { title })).id);
+        const teams = await seedOnOldSchema(dialect, testDb.db, async (seed) => {
+          const seeded = [
+            await seed.teams.create({ name: 'Loja antiga A', plan: 'starter', alertEmail: null }),
+            await seed.teams.create({ name: 'Loja antiga B', plan: 'starter', alertEmail: null }),
+          ];
+          for (const team of seeded) {
+            for (const title of ['Onix blindado', 'Civic blindado', 'Corolla Conceição', 'Toro']) {
+              deals.push((await seed.deals.create(team.id, { title })).id);
+            }
+            const client = await seed.clients.create(team.id, { type: 'PF', name: 'Conceição Gonçalves', cpf: '529.982.247-25' });
+            if (team === seeded[0]) await seed.clients.deactivate(team.id, client.id);
+            await seed.clients.create(team.id, { type: 'PF', name: 'João Araújo' });
+            await seed.vehicles.create(team.id, { title: 'Onix LT', brand: 'Chevrolet', model: 'Onix', plate: 'ABC1C34' });
           }
-          const client = await services.clients.create(team.id, { type: 'PF', name: 'Conceição Gonçalves', cpf: '529.982.247-25' });
-          if (team === teams[0]) await services.clients.deactivate(team.id, client.id);
-          await services.clients.create(team.id, { type: 'PF', name: 'João Araújo' });
-          await services.vehicles.create(team.id, { title: 'Onix LT', brand: 'Chevrolet', model: 'Onix', plate: 'ABC1C34' });
-        }
-        await services.deals.archive(teams[0]!.id, deals[1]!);
+          await seed.deals.archive(seeded[0]!.id, deals[1]!);
+          return seeded;
+        });
 
         await migrateToLatest(testDb.db);
+        const services = createServices(testDb.db);
         const key = await services.keys.create({ teamId: teams[0]!.id });
         const app = await buildApp({ db: testDb.db });
         const get = async (url: string) => (await app.inject({ method: 'GET', url: `/api/v1${url}`, headers: { authorization: `Bearer ${key.key}` } })).json();

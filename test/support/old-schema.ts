@@ -1,4 +1,7 @@
 import { sql } from 'kysely';
+import { createServices } from '../../src/app/services.js';
+import type { DialectName } from '../../src/storage/dialect.js';
+import { openTestDb } from './dialects.js';
 import { newId } from '../../src/domain/shared/ids.js';
 import { DEFAULT_PHASES } from '../../src/domain/teams/teams.service.js';
 import { DEFAULT_VEHICLE_PHASES } from '../../src/domain/phases/phases.types.js';
@@ -27,4 +30,54 @@ export async function createTeamOnOldSchema(db: Db, input: { name: string; plan?
     }
   }
   return team;
+}
+
+/** The columns `table` has in `db`'s schema now (an older schema has fewer). */
+async function columnsOf(db: Db, table: string): Promise<string[]> {
+  if (db.dialect === 'postgres') {
+    const { rows } = await sql<{
+      column_name: string;
+    }>`select column_name from information_schema.columns where table_schema = current_schema() and table_name = ${table}`.execute(db.kysely);
+    return rows.map((r) => r.column_name);
+  }
+  const { rows } = await sql<{ name: string }>`select name from pragma_table_info(${table})`.execute(db.kysely);
+  return rows.map((r) => r.name);
+}
+
+/**
+ * Records as an older schema's code would have left them: written by today's services on `from` (a
+ * database at the latest schema), then copied into `to` (migrated only up to an older migration) with
+ * the columns `to` has. Today's services read and write later migrations' tables and columns (the win
+ * probability's model, the clients' contact keys, …), so an upgrade test cannot run them on the old
+ * schema itself. Tables are copied in the order given (parents first).
+ */
+export async function copyToOldSchema(from: Db, to: Db, tables: readonly string[]): Promise<void> {
+  for (const table of tables) {
+    const columns = await columnsOf(to, table);
+    const rows = (await sql<Record<string, unknown>>`select ${sql.join(columns.map((c) => sql.ref(c)))} from ${sql.table(table)}`.execute(from.kysely)).rows;
+    for (const row of rows) {
+      await sql`insert into ${sql.table(table)} (${sql.join(columns.map((c) => sql.ref(c)))}) values (${sql.join(columns.map((c) => row[c]))})`.execute(
+        to.kysely,
+      );
+    }
+  }
+}
+
+/** The tables an upgrade test's records live in, parents first. */
+const SEEDED_TABLES = ['teams', 'team_phases', 'vehicle_phases', 'clients', 'vehicles', 'deals'] as const;
+
+/**
+ * Runs `seed` with today's services on a fresh database at the latest schema and copies what it wrote
+ * (teams, phases, clients, vehicles, deals) into `old`, a database migrated only up to an older
+ * migration, with the columns `old` has: the records as that schema's code left them.
+ */
+export async function seedOnOldSchema<T>(dialect: DialectName, old: Db, seed: (services: ReturnType<typeof createServices>) => Promise<T>): Promise<T> {
+  const fresh = await openTestDb(dialect);
+  try {
+    const result = await seed(createServices(fresh.db));
+    await copyToOldSchema(fresh.db, old, SEEDED_TABLES);
+    return result;
+  } finally {
+    await fresh.close();
+  }
 }
