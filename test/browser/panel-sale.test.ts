@@ -151,6 +151,8 @@ for (const dialect of DIALECTS) {
       await page.getByLabel('Situação').selectOption('vendido');
       await page.getByRole('button', { name: 'Lista' }).click();
       const sold = page.locator('[data-testid="vehicle-row"]');
+      // The list loads after the click: wait for its first row before counting.
+      await sold.first().waitFor();
       await expect(sold.count()).resolves.toBe(1);
       await expect(sold.first().innerText()).resolves.toMatch(/Onix LT 1\.0 Turbo[\s\S]*RIO2A19[\s\S]*R\$\s84\.900,00[\s\S]*0 dias/);
       await shot(page, '43-veiculos-vendidos');
