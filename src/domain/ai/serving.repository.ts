@@ -195,9 +195,9 @@ export async function clientFirstDeals(db: DbExecutor, teamId: string, clientIds
     .selectFrom('deals')
     .select((eb) => ['client_id', eb.fn.min('created_at').as('first')])
     .where('team_id', '=', teamId)
-    .where('client_id', 'is not', null)
     .groupBy('client_id');
-  if (clientIds) q = q.where('client_id', 'in', [...clientIds]);
+  // With a list, `in` alone (with `is not null` SQLite range-scans the team's deals instead of looking each client up).
+  q = clientIds ? q.where('client_id', 'in', [...clientIds]) : q.where('client_id', 'is not', null);
   const rows = await q.execute();
   return new Map(rows.map((r) => [r.client_id!, ms(r.first)!]));
 }
