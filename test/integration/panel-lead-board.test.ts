@@ -92,8 +92,10 @@ describe.each(DIALECTS)('leads on the board, in the header and on Início (%s)',
     // The same person again from the same source within 30 days: a duplicate joins a1's deal, no new notice.
     expect((await lead(api, { name: 'Eva Lima', phone: '11 98888-0001' })).duplicate).toBe(true);
 
+    clock.advance(4 * MIN);
     const notices = (await ana.browser.get('/leads/notices')).body.data;
     expect(notices.count).toBe(2);
+    expect(notices.items.map((n: any) => n.waiting_minutes)).toEqual([4, 5]);
     expect(notices.items.map((n: any) => [n.deal_id, n.title, n.client_name, n.source])).toEqual([
       [a2.deal.id, 'Lead site — Fábio Melo', 'Fábio Melo', 'site'],
       [a1.deal.id, 'Lead site — Eva Lima', 'Eva Lima', 'site'],
@@ -106,12 +108,12 @@ describe.each(DIALECTS)('leads on the board, in the header and on Início (%s)',
     expectError(await ana.browser.post('/leads/nao-e-um-id/seen', {}), 404, 'NOT_FOUND', 'Lead não encontrado');
     expect((await ana.browser.post(`/leads/${first}/seen`, {})).body.data).toEqual({ seen: true });
     const seenAt = (await h.testDb.db.kysely.selectFrom('leads').select('seen_at').where('id', '=', first).executeTakeFirstOrThrow()).seen_at;
-    expect(new Date(seenAt!).toISOString()).toBe('2026-11-23T09:01:00.000Z');
+    expect(new Date(seenAt!).toISOString()).toBe('2026-11-23T09:05:00.000Z');
     clock.advance(MIN);
     // Again: still seen, at the first time.
     expect((await ana.browser.post(`/leads/${first}/seen`, {})).status).toBe(200);
     const again = (await h.testDb.db.kysely.selectFrom('leads').select('seen_at').where('id', '=', first).executeTakeFirstOrThrow()).seen_at;
-    expect(new Date(again!).toISOString()).toBe('2026-11-23T09:01:00.000Z');
+    expect(new Date(again!).toISOString()).toBe('2026-11-23T09:05:00.000Z');
     expect((await ana.browser.get('/leads/notices')).body.data).toMatchObject({ count: 1, items: [{ deal_id: a2.deal.id }] });
   });
 

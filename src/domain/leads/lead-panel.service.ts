@@ -82,6 +82,7 @@ export function createLeadPanelService(db: Pick<Db, 'kysely'>, { clock }: { cloc
     /** The leads assigned to this person that they have not opened yet: how many, and the newest. */
     async notices(teamId: string, userId: string): Promise<LeadNotices> {
       const [count, rows] = await Promise.all([reads.countUnseenLeads(k, teamId, userId), reads.unseenLeads(k, teamId, userId, MAX_NOTICES)]);
+      const now = clock.now();
       return {
         count,
         items: rows.map((r) => ({
@@ -91,6 +92,7 @@ export function createLeadPanelService(db: Pick<Db, 'kysely'>, { clock }: { cloc
           client_name: r.client_name,
           source: r.source === '' ? null : r.source,
           received_at: toApiTimestamp(r.received_at),
+          waiting_minutes: Math.max(0, Math.floor(minutesBetween(r.received_at, now))),
         })),
       };
     },

@@ -15,6 +15,16 @@ import type { Scope } from '../reads/scope.js';
 
 type DealsWithClient<O> = SelectQueryBuilder<Database, 'deals' | 'clients', O>;
 
+/** The read planner's conditions for deals (scope, status, filters, search): the deals a list in the same scope shows. */
+function inScope<O>(
+  db: DbExecutor,
+  query: DealsWithClient<O>,
+  scope: Scope,
+  q: { filters: Partial<Record<string, string | number>>; status?: string; search?: string | undefined },
+): DealsWithClient<O> {
+  return filtered(query, DEALS, scope, q, { dialect: dialectOf(db) });
+}
+
 /** The responsible's name: users by the team and the id as text (responsible_id is free text, users.id a uuid on PostgreSQL). */
 const userIdText = (db: DbExecutor) => (dialectOf(db) === 'postgres' ? sql<string>`${sql.ref('users.id')}::text` : sql<string>`${sql.ref('users.id')}`);
 
@@ -39,13 +49,7 @@ export async function waitingLeadDeals(db: DbExecutor, scope: Scope, filters: De
   const withClient = db
     .selectFrom('deals')
     .leftJoin('clients', (join) => join.onRef('clients.id', '=', 'deals.client_id').onRef('clients.team_id', '=', 'deals.team_id'));
-  const query = filtered(
-    withClient as DealsWithClient<object>,
-    DEALS,
-    scope,
-    { filters: { ...rest }, status, search },
-    { dialect: dialectOf(db) },
-  ) as DealsWithClient<object>;
+  const query = inScope(db, withClient, scope, { filters: { ...rest }, status, search });
   return (await query
     .where('deals.lead_received_at', 'is not', null)
     .where('deals.lead_responded_at', 'is', null)
@@ -129,8 +133,8 @@ export interface LeadResponseRow {
 /** The lead deals received in [from, to) in the caller's scope, any status (a lead answered and then lost still counts). */
 export async function leadResponses(db: DbExecutor, scope: Scope, from: string, to: string): Promise<LeadResponseRow[]> {
   const deals = db.selectFrom('deals') as unknown as DealsWithClient<object>;
-  // Every status: `filtered` with the listed rows' status hides archived deals only, as a list does.
-  const query = filtered(deals, DEALS, scope, { filters: {} }, { dialect: dialectOf(db) }) as DealsWithClient<object>;
+  // Every status: with no status asked, the planner's condition hides archived deals only, as a list does.
+  const query = inScope(db, deals, scope, { filters: {} });
   return (await query
     .where('deals.lead_received_at', '>=', from)
     .where('deals.lead_received_at', '<', to)

@@ -90,6 +90,8 @@ export interface LeadNotice {
   client_name: string | null;
   source: string | null;
   received_at: string;
+  /** Whole minutes since arrival, by the server's clock. */
+  waiting_minutes: number;
 }
 
 export interface LeadNotices {

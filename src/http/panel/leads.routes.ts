@@ -70,6 +70,7 @@ const LeadNotice = Type.Object(
     client_name: nullable(Type.String()),
     source: nullable(Type.String()),
     received_at: Type.String({ format: 'date-time' }),
+    waiting_minutes: Type.Integer({ minimum: 0, description: "Whole minutes since the lead arrived, by the server's clock." }),
   },
   { ...closed, title: 'LeadNotice' },
 );

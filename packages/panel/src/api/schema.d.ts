@@ -9158,6 +9158,8 @@ export interface operations {
                                 source: string | null;
                                 /** Format: date-time */
                                 received_at: string;
+                                /** @description Whole minutes since the lead arrived, by the server's clock. */
+                                waiting_minutes: number;
                             }[];
                         };
                     };
