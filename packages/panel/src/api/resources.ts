@@ -17,7 +17,8 @@ export type Resource =
   | 'scopes'
   | 'event-types'
   | 'webhooks'
-  | 'password-links';
+  | 'password-links'
+  | 'leads';
 
 /**
  * A resource's query keys, derived from its name, so invalidating `[resource]` reaches every list,
@@ -38,13 +39,16 @@ export function keysOf<R extends Resource>(resource: R) {
  * event seen by the live poll both invalidate the resource and these. The dashboard reads every area.
  */
 const ALSO_CHANGES: Partial<Record<Resource, readonly Resource[]>> = {
-  deals: ['clients', 'vehicles', 'financial', 'dashboard'],
+  // A lead arrives as a deal: the notices and the response times follow deals.
+  deals: ['clients', 'vehicles', 'financial', 'dashboard', 'leads'],
   vehicles: ['financial', 'dashboard'],
   clients: ['deals', 'dashboard'],
-  activities: ['deals', 'clients', 'dashboard'],
+  activities: ['deals', 'clients', 'dashboard', 'leads'],
   financial: ['clients', 'vehicles', 'dashboard'],
   phases: ['deals', 'vehicles', 'dashboard'],
   team: ['session'],
+  // A lead's settings and who takes leads show on the people's list.
+  leads: ['users'],
 };
 
 export function invalidate(qc: QueryClient, resources: Iterable<Resource>): void {

@@ -50,6 +50,8 @@ export type BoardName = operations['listBoardPhases']['parameters']['path']['boa
 export type PhasesInput = Body<'replaceBoardPhases'>;
 
 export type Person = Item<Data<'listPeople'>>;
+export type LeadSettings = Data<'getLeadSettings'>;
+export type LeadSettingsInput = Body<'updateLeadSettings'>;
 export type Changes = Data<'getChanges'>;
 export type Dashboard = Data<'getDashboard'>;
 export type ProbabilityModel = NonNullable<Data<'getProbabilityModel'>>;
@@ -87,6 +89,12 @@ export type FinancialStatus = FinancialRecord['status'];
 export type DealFilters = NonNullable<operations['listPanelDeals']['parameters']['query']>;
 export type ClientFilters = NonNullable<operations['listPanelClients']['parameters']['query']>;
 
+/** One invalid field of a refused form, as `error.errors` lists them. */
+export interface FieldProblem {
+  field: string;
+  message: string;
+}
+
 export interface ErrorBody {
-  error: { code: string; message: string; field?: string; details?: unknown };
+  error: { code: string; message: string; field?: string; details?: unknown; errors?: FieldProblem[] };
 }
