@@ -8822,7 +8822,6 @@ export interface operations {
                  *       "priority": "alta",
                  *       "expected_close_date": "2026-12-15",
                  *       "source": "site",
-                 *       "store_id": "loja-centro",
                  *       "tags": [
                  *         "sedan",
                  *         "financiamento"
@@ -11617,8 +11616,7 @@ export interface operations {
                  *       ],
                  *       "tags": [
                  *         "destaque"
-                 *       ],
-                 *       "store_id": "loja-centro"
+                 *       ]
                  *     }
                  */
                 "application/json": {
