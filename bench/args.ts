@@ -22,6 +22,12 @@ export interface BenchArgs {
   seedOnly: boolean;
   /** Only the scenarios whose id matches (and the limiter/webhooks/scaling sections only if it matches those words). */
   only: RegExp | null;
+  /** `--ai`: the win-probability bench only (bench/ai.ts), not the HTTP one. */
+  ai: boolean;
+  /** Deals of the generated history the quality run trains on and serves. */
+  aiDeals: number;
+  /** Closed deals of each training-time run. */
+  aiSizes: number[];
 }
 
 export const USAGE = `npm run bench -- [options]
@@ -55,6 +61,11 @@ export const USAGE = `npm run bench -- [options]
                         AUTH_CACHE=off), 'log-warn' (the by-id reads with LOG_LEVEL=warn: no
                         access-log line), 'group-commit-off' (SQLite: the selected write scenarios
                         with SQLITE_GROUP_COMMIT=off).
+  --ai                  only the win-probability bench (bench/ai.ts): model quality on a generated
+                        history against the known truth and the phase baseline, the no-signal
+                        fallback, and the training time per size; writes <db>-<date>-ai.md/.json
+  --ai-deals <n>        deals of the quality run's generated history (default 20000)
+  --ai-sizes <list>     closed deals of the training-time runs (default 1000,10000,100000)
 `;
 
 export function parseBenchArgs(argv: string[]): BenchArgs {
@@ -79,6 +90,9 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
       'seed-only': { type: 'boolean', default: false },
       only: { type: 'string' },
       'log-level': { type: 'string', default: 'info' },
+      ai: { type: 'boolean', default: false },
+      'ai-deals': { type: 'string' },
+      'ai-sizes': { type: 'string', default: '1000,10000,100000' },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -120,5 +134,11 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
     only: values.only ? new RegExp(values.only) : null,
     logLevel: values['log-level'],
     latencySamples: smoke ? 6 : 100,
+    ai: values.ai,
+    aiDeals: Math.floor(num(values['ai-deals'], 20_000, 'ai-deals', 100)),
+    aiSizes: values['ai-sizes']
+      .split(',')
+      .map((s) => Number(s.trim().replace(/_/g, '')))
+      .filter((n) => Number.isInteger(n) && n >= 40),
   };
 }

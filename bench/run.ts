@@ -14,6 +14,7 @@ import { createServices } from '../src/app/services.js';
 import { SESSION_COOKIE } from '../src/http/panel/panel-auth.js';
 import { createDb, type Db } from '../src/storage/db.js';
 import { migrateToLatest } from '../src/storage/migrator.js';
+import { runAiBench } from './ai.js';
 import { parseBenchArgs, type BenchArgs } from './args.js';
 import { createExplainer, type Explainer } from './explain.js';
 import { combineLoads, percentile, runLoad, type LoadResult } from './load.js';
@@ -905,7 +906,10 @@ function gitDescription(): string {
   }
 }
 
-const bench = new Bench(parseBenchArgs(process.argv.slice(2)));
+const args = parseBenchArgs(process.argv.slice(2));
+// `--ai`: the win-probability bench alone (bench/ai.ts); the HTTP bench (and the smoke) never runs it.
+if (args.ai) process.exit(await runAiBench(args));
+const bench = new Bench(args);
 let exitCode: number;
 const interrupted = () => {
   say('interrupted: stopping child processes');

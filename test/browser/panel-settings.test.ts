@@ -273,7 +273,7 @@ for (const dialect of DIALECTS) {
         await manager.getByRole('navigation', { name: 'Principal' }).getByRole('link', { name: 'Configurações' }).click();
         const sections = manager.getByRole('navigation', { name: 'Configurações' }).getByRole('link');
         await sections.first().waitFor();
-        await expect(sections.allInnerTexts()).resolves.toEqual(['Webhooks', 'Quadros', 'Equipe', 'Probabilidade']);
+        await expect(sections.allInnerTexts()).resolves.toEqual(['Webhooks', 'Quadros', 'Equipe', 'Leads', 'Probabilidade']);
         await manager.getByRole('row').filter({ hasText: receiver.url }).waitFor();
         await expect(manager.getByRole('link', { name: 'Novo webhook' }).count()).resolves.toBe(0);
         await manager.getByRole('link', { name: receiver.url }).click();

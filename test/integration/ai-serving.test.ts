@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { aucWithInterval, calibrationByDecile } from '../../src/domain/ai/metrics.js';
+import { aucWithInterval, brier, calibrationByDecile } from '../../src/domain/ai/metrics.js';
 import { generateHistories, type SyntheticHistory } from '../../src/domain/ai/synthetic-histories.js';
 import { insertSyntheticHistory } from '../../src/domain/ai/synthetic.repository.js';
 import { DEFAULT_PHASES } from '../../src/domain/teams/teams.service.js';
@@ -50,6 +50,7 @@ describe.each(DIALECTS)('ai_win_probability served on every deal answer (%s)', (
     const baseline = open.map((r) => PHASE_PROBABILITY.get(r.phase)! / 100);
     const won = open.map((r) => (g.outcome.get(generated.get(r.id)!) ? 1 : 0));
     expect(aucWithInterval(served, won).auc).toBeGreaterThanOrEqual(aucWithInterval(baseline, won).auc + 0.1);
+    expect(brier(served, won)).toBeLessThan(brier(baseline, won));
     const bins = calibrationByDecile(served, won).filter((b) => b.count >= 30);
     expect(bins.length).toBeGreaterThan(0);
     for (const b of bins) expect(Math.abs(b.predicted - b.observed)).toBeLessThanOrEqual(0.1);

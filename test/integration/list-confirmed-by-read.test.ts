@@ -151,9 +151,6 @@ describe.runIf(DIALECTS.includes('sqlite'))('sqlite: one committed read per warm
         };
         await waitUntil(async () => (await statementsFor()).length === 1, 10_000, 'a list served from the cache in one statement');
         for (let i = 0; i < 5; i++) expect(await statementsFor()).toEqual(['all:readonly']);
-        // The first page's limit is a constant: bound, SQLite 3.53 prepares the statement again at every run (list-sql.ts, literalFirstPageLimit).
-        const all = spies.find(([method]) => method === 'all')![1];
-        expect((all.mock.contexts[0] as { source: string }).source).toMatch(/limit 20$/);
       } finally {
         for (const [, spy] of spies) spy.mockRestore();
       }

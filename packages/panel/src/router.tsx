@@ -37,6 +37,7 @@ export const router = createBrowserRouter([
           { path: 'quadros', lazy: async () => ({ Component: (await import('./pages/settings/Boards')).BoardsPage }) },
           { path: 'pessoas', lazy: async () => ({ Component: (await import('./pages/settings/People')).PeoplePage }) },
           { path: 'equipe', lazy: async () => ({ Component: (await import('./pages/settings/TeamSettings')).TeamSettingsPage }) },
+          { path: 'leads', lazy: async () => ({ Component: (await import('./pages/settings/LeadSettings')).LeadSettingsPage }) },
           { path: 'probabilidade', lazy: async () => ({ Component: (await import('./pages/settings/Probability')).ProbabilityPage }) },
         ],
       },

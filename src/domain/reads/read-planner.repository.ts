@@ -66,6 +66,24 @@ export interface Readers {
   committedReader?: CommittedReader;
 }
 
+/**
+ * The planner's paths, by name (the reference test, read-planner-reference.test.ts, forces each one
+ * and checks it answers what a plain query does).
+ */
+export type ReadPath =
+  | 'status-page'
+  | 'status-first-page'
+  | 'exact'
+  | 'listed-search'
+  | 'range-few'
+  | 'range-many'
+  | 'page'
+  | 'deep-page'
+  | 'board-order'
+  | 'page-from-search-index'
+  | 'deep-page-from-search-index'
+  | 'board-order-from-search-index';
+
 /** From this offset on, a page's ids are found first and then their rows (cheaper than skipping whole rows). */
 const DEEP_PAGE_OFFSET = 100;
 
@@ -147,7 +165,7 @@ async function planList<R>(readers: Readers, d: ResourceDescription, scope: Scop
       equals,
       status,
     );
-    return read as unknown as ListRead<R>;
+    return { ...(read as unknown as ListRead<R>), path: first === null ? 'status-page' : 'status-first-page' };
   }
   const queries = (search: string) => searchQueries(d, search);
   const view = () => selectView<Row>(fromResource(db, d), d);
@@ -180,7 +198,7 @@ async function planList<R>(readers: Readers, d: ResourceDescription, scope: Scop
       .executeTakeFirstOrThrow()
       .then((r) => Number(r.total));
   };
-  const done = ({ rows, total }: { rows: unknown[]; total: number }): ListRead<R> => ({ rows: rows as R[], total, authEpoch: null });
+  const done = ({ rows, total }: { rows: unknown[]; total: number }, path: ReadPath): ListRead<R> => ({ rows: rows as R[], total, authEpoch: null, path });
 
   if (q.search !== undefined && shallow && !byBoard && namesFew(d, dialect, q.search)) {
     // A search that names one record (a full CPF or CNPJ, a whole plate): one statement reads the matches
@@ -190,7 +208,7 @@ async function planList<R>(readers: Readers, d: ResourceDescription, scope: Scop
         .limit(literal ? sql.lit(limit) : limit)
         .offset(literal ? sql.lit(offset) : offset)
         .execute();
-    return done(await pageAndTotalOfFew(page, window, () => total(false)));
+    return done(await pageAndTotalOfFew(page, window, () => total(false)), 'exact');
   }
   /** A listed search's page query, in its own condition (search-sql.ts). */
   const listedSearch = (fromHits: boolean, searched: RawBuilder<boolean>) => ordered(where(view(), fromHits, true, searched), d, dialect, sort);
@@ -205,6 +223,7 @@ async function planList<R>(readers: Readers, d: ResourceDescription, scope: Scop
     const listed = statusCondition(d, undefined);
     return done(
       await listedSearchPage(db, dialect, d.table as 'deals', listed, queries(q.search!), scope.teamId, page, searchHitsDriveLimit(page), listedSearch),
+      'listed-search',
     );
   }
   const searchDrives = dialect === 'sqlite' && q.search !== undefined && d.search?.sqliteIndex !== undefined && sqliteIndexServes(queries(q.search));
@@ -213,9 +232,12 @@ async function planList<R>(readers: Readers, d: ResourceDescription, scope: Scop
     // index alone) decides. Few matches for the page wanted: read them from the range's index and sort
     // them; many: walk the sort's index and stop once the page is full (the search rule, list-sql.ts).
     const count = await total(false);
-    return done({ rows: count === 0 || page.offset >= count ? [] : await pageRows(false, searchHitsDrivePage(count, page)), total: count });
+    const fromRange = searchHitsDrivePage(count, page);
+    const rows = count === 0 || page.offset >= count ? [] : await pageRows(false, fromRange);
+    return done({ rows, total: count }, fromRange ? 'range-few' : 'range-many');
   }
-  return done(await pageAndTotal(searchDrives, page, pageRows, total));
+  const kind: ReadPath = byBoard ? 'board-order' : shallow ? 'page' : 'deep-page';
+  return done(await pageAndTotal(searchDrives, page, pageRows, total), searchDrives ? `${kind}-from-search-index` : kind);
 }
 
 /** A record by id, in the scope: the answer's columns (and its client's name). */

@@ -82,6 +82,8 @@ export interface ListRead<R> {
   rows: R[];
   total: number;
   authEpoch: number | null;
+  /** Which of the planner's paths read it (read-planner.repository.ts, ReadPath): for its reference test, never for an answer. */
+  path?: string;
 }
 
 /** An empty status-only page's total and the auth_epoch counter, in one statement (one snapshot), compiled once per shape. */

@@ -8,6 +8,7 @@ import type { ClientsService } from '../../domain/clients/clients.service.js';
 import type { DealsService } from '../../domain/deals/deals.service.js';
 import type { LossReasonsService } from '../../domain/deals/loss-reasons.service.js';
 import type { FinancialService } from '../../domain/financial/financial.service.js';
+import type { LeadsService } from '../../domain/leads/leads.service.js';
 import type { PhasesService } from '../../domain/phases/phases.service.js';
 import type { SignInLimiter } from '../../domain/ratelimit/sign-in-limiter.js';
 import type { SessionsService } from '../../domain/sessions/sessions.service.js';
@@ -25,6 +26,7 @@ import { dashboardRoutes } from './dashboard.routes.js';
 import { dealsRoutes } from './deals.routes.js';
 import { financialRoutes } from './financial.routes.js';
 import { keysRoutes } from './keys.routes.js';
+import { leadsRoutes } from './leads.routes.js';
 import { registerPanelAuth } from './panel-auth.js';
 import { peopleRoutes } from './people.routes.js';
 import { sessionRoutes } from './session.routes.js';
@@ -53,6 +55,7 @@ export interface PanelDeps {
   activities: ActivitiesService;
   ai: AiService;
   aiServing: AiServing;
+  leads: LeadsService;
 }
 
 /**
@@ -70,6 +73,7 @@ export function panelApi(deps: PanelDeps): FastifyPluginAsync {
       keysRoutes(deps),
       webhooksRoutes(deps.webhooks),
       boardsRoutes(deps),
+      leadsRoutes(deps),
       dealsRoutes(deps),
       peopleRoutes(deps),
       changesRoutes(deps),

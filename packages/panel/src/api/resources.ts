@@ -17,7 +17,8 @@ export type Resource =
   | 'scopes'
   | 'event-types'
   | 'webhooks'
-  | 'password-links';
+  | 'password-links'
+  | 'leads';
 
 /**
  * A resource's query keys, derived from its name, so invalidating `[resource]` reaches every list,
@@ -45,6 +46,8 @@ const ALSO_CHANGES: Partial<Record<Resource, readonly Resource[]>> = {
   financial: ['clients', 'vehicles', 'dashboard'],
   phases: ['deals', 'vehicles', 'dashboard'],
   team: ['session'],
+  // A lead's settings and who takes leads show on the people's list.
+  leads: ['users'],
 };
 
 export function invalidate(qc: QueryClient, resources: Iterable<Resource>): void {

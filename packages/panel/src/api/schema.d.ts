@@ -399,6 +399,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/panel/api/leads/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How leads are distributed, to whom when fixed, and the response target (manager) */
+        get: operations["getLeadSettings"];
+        /**
+         * Change the distribution, the fixed person or the response target (manager)
+         * @description Absent fields keep their value. 'fixed' needs an active person of the team.
+         */
+        put: operations["updateLeadSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/panel/api/leads/people/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Whether a person takes leads in the round-robin (manager) */
+        put: operations["setTakesLeads"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/panel/api/deals/board": {
         parameters: {
             query?: never;
@@ -8080,6 +8118,712 @@ export interface operations {
                      *       "error": {
                      *         "code": "VALIDATION_ERROR",
                      *         "message": "Fase em uso não pode ser removida: 'proposta' (2 negócios). Mova esses registros para outra fase antes de removê-la."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getLeadSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** LeadSettings */
+                        data: {
+                            /**
+                             * @description round_robin (in turn among the active people who take leads), fixed (one person) or none (unassigned; a manager distributes).
+                             * @enum {unknown}
+                             */
+                            distribution: "round_robin" | "fixed" | "none";
+                            /**
+                             * Format: uuid
+                             * @description The person who receives every lead with 'fixed'.
+                             */
+                            user_id: string | null;
+                            /** @description Minutes after arrival the "Responder lead" call is due; past it a lead is late. */
+                            response_minutes: number;
+                        };
+                    };
+                };
+            };
+            /** @description No session, or it expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Sessão ausente ou expirada. Entre novamente."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    updateLeadSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    distribution?: string;
+                    user_id?: string | null;
+                    response_minutes?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** LeadSettings */
+                        data: {
+                            /**
+                             * @description round_robin (in turn among the active people who take leads), fixed (one person) or none (unassigned; a manager distributes).
+                             * @enum {unknown}
+                             */
+                            distribution: "round_robin" | "fixed" | "none";
+                            /**
+                             * Format: uuid
+                             * @description The person who receives every lead with 'fixed'.
+                             */
+                            user_id: string | null;
+                            /** @description Minutes after arrival the "Responder lead" call is due; past it a lead is late. */
+                            response_minutes: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid body (first problem found). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description No session, or it expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Sessão ausente ou expirada. Entre novamente."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    setTakesLeads: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    takes_leads: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            team_id: string;
+                            email: string;
+                            name: string;
+                            /**
+                             * @description owner (everything), manager (records, boards, phases), seller (records).
+                             * @enum {unknown}
+                             */
+                            role: "owner" | "manager" | "seller";
+                            active: boolean;
+                            /** @description False until an invited user follows their link. */
+                            has_password: boolean;
+                            /** @description Whether the round-robin gives them leads (on by default for sellers). */
+                            takes_leads: boolean;
+                            /** @example 2026-11-22T14:03:27Z */
+                            deactivated_at: string | null;
+                            /** @example 2026-11-22T14:03:27Z */
+                            created_at: string;
+                            /** @example 2026-11-22T14:03:27Z */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid body (first problem found). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "Campo 'takes_leads' deve ser verdadeiro ou falso (boolean)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description No session, or it expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Sessão ausente ou expirada. Entre novamente."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description The role of the signed-in user may not do this, or the CSRF token is missing or wrong. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            /** @description Machine-readable code (UNAUTHORIZED, VALIDATION_ERROR, …). */
+                            code: string;
+                            /** @description What went wrong, in Portuguese. */
+                            message: string;
+                            /**
+                             * @description Addition to the contract: the one field the error is about, when it is about one field: a body path such as `title` or `address.city` (list items are named by their list, `tags`), or a query parameter such as `page`.
+                             * @example phase
+                             */
+                            field?: string;
+                            /**
+                             * @description Addition to the contract: machine-readable detail of some errors.
+                             * @example {
+                             *       "allowed": [
+                             *         "lead",
+                             *         "qualificado",
+                             *         "proposta",
+                             *         "negociacao",
+                             *         "fechamento"
+                             *       ]
+                             *     }
+                             */
+                            details?: {
+                                /** @description The accepted values, e.g. the team's phases in pipeline order for `Fase inválida`. */
+                                allowed?: string[];
+                            };
+                            /**
+                             * @description Addition to the contract, on a 400 VALIDATION_ERROR about fields: every invalid field found at once, each with its message. The first is `field` and `message`.
+                             * @example [
+                             *       {
+                             *         "field": "plate",
+                             *         "message": "Placa inválida"
+                             *       },
+                             *       {
+                             *         "field": "renavam",
+                             *         "message": "RENAVAM inválido"
+                             *       }
+                             *     ]
+                             */
+                            errors?: {
+                                /** @description A body path or query parameter, as in `field`. */
+                                field: string;
+                                /** @description In Portuguese. */
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Not a person of this team. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Usuário não encontrado"
                      *       }
                      *     }
                      */

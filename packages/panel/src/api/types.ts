@@ -50,6 +50,8 @@ export type BoardName = operations['listBoardPhases']['parameters']['path']['boa
 export type PhasesInput = Body<'replaceBoardPhases'>;
 
 export type Person = Item<Data<'listPeople'>>;
+export type LeadSettings = Data<'getLeadSettings'>;
+export type LeadSettingsInput = Body<'updateLeadSettings'>;
 export type Changes = Data<'getChanges'>;
 export type Dashboard = Data<'getDashboard'>;
 export type ProbabilityModel = NonNullable<Data<'getProbabilityModel'>>;

@@ -87,6 +87,8 @@ export function permissions(role: Role) {
     people: owner,
     team: owner || manager,
     editTeam: owner,
+    // Settings -> Leads: distribution, response target and who takes leads.
+    leads: owner || manager,
     // Roles in the records: a seller never sees what the store paid or earned, nor archives or sells a car by hand.
     financial: owner || manager,
     purchasePrice: owner || manager,

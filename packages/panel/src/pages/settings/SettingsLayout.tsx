@@ -1,4 +1,4 @@
-import { Building2, Columns3, Gauge, KeyRound, Users, Webhook, type LucideIcon } from 'lucide-react';
+import { Building2, Columns3, Gauge, Inbox, KeyRound, Users, Webhook, type LucideIcon } from 'lucide-react';
 import { Navigate, NavLink, Outlet, useLocation } from 'react-router';
 import { permissions, useCurrentSession, type Permissions } from '../../auth/session';
 import { NoAccess } from '../../ui/NoAccess';
@@ -16,6 +16,7 @@ const SECTIONS: Section[] = [
   { to: 'quadros', label: 'Quadros', icon: Columns3, allowed: 'boards' },
   { to: 'pessoas', label: 'Pessoas', icon: Users, allowed: 'people' },
   { to: 'equipe', label: 'Equipe', icon: Building2, allowed: 'team' },
+  { to: 'leads', label: 'Leads', icon: Inbox, allowed: 'leads' },
   { to: 'probabilidade', label: 'Probabilidade', icon: Gauge, allowed: 'settings' },
 ];
 
