@@ -294,7 +294,7 @@ describe.each(DIALECTS)('the read planner against a plain reference (%s)', (dial
       paths.add(answer.path ?? '?');
     }
     // Every path the planner has for this resource on this database was taken (and answered the reference).
-    expect([...paths].sort().join(' ')).toBe(PATHS[dialect][d.table]);
+    expect([...paths].sort().join(' ')).toBe(PATHS[dialect][d.table as keyof (typeof PATHS)['sqlite']]);
     // The shapes are not vacuous: most of them answer rows.
     expect(nonEmpty).toBeGreaterThan(20);
   });
