@@ -22,6 +22,7 @@ import { createBoardsService } from '../domain/boards/boards.service.js';
 import { createScheduleService } from '../domain/schedule/schedule.service.js';
 import { createAiService } from '../domain/ai/ai.service.js';
 import { createAiServing } from '../domain/ai/ai-serving.service.js';
+import { createLeadPanelService } from '../domain/leads/lead-panel.service.js';
 import { createLeadsService } from '../domain/leads/leads.service.js';
 import { trainingRunner } from '../worker/ai-training-thread.js';
 
@@ -67,6 +68,7 @@ export function createServices(db: Db, options: ServicesOptions = {}) {
     clients,
     stores: createStoresService(db, { clock, reads, teams }),
     leads: createLeadsService(db, { clock, clients, deals, activities }),
+    leadPanel: createLeadPanelService(db, { clock }),
     webhooks: createWebhooksService(db, { teams, clock, allowPrivateTargets: options.allowPrivateWebhookTargets }),
     idempotency: createIdempotencyService(db.kysely, { clock }),
     deliveries: createDeliveriesService(db, { clock }),

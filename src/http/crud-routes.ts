@@ -1,6 +1,7 @@
 import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import type { Static, TSchema } from 'typebox';
 import type { WriteOptions } from '../domain/shared/write-options.js';
+import type { FieldRules } from './error-handler.js';
 import { answerInTransaction } from './idempotency.js';
 
 export type Access = 'read' | 'write';
@@ -37,6 +38,8 @@ export interface Operation {
   errors?: Responses;
   /** Guard it as this access instead of its method's (a GET of a secret that only writers may see). */
   access?: Access;
+  /** The resource's rules that need no database, joined to a refused body's schema problems (error.errors). */
+  fieldRules?: FieldRules;
 }
 
 type Request<Q = unknown, B = unknown, P = unknown> = FastifyRequest<{ Querystring: Q; Body: B; Params: P }>;
@@ -75,7 +78,11 @@ export function crudRoutes(app: Pick<FastifyInstance, 'route'>, surface: RouteSu
     app.route({
       method,
       url: `${path}${sub}`,
-      config: idempotent ? { ...surface.config(access), idempotent: true } : surface.config(access),
+      config: {
+        ...surface.config(access),
+        ...(idempotent ? { idempotent: true } : {}),
+        ...(op.fieldRules ? { fieldRules: op.fieldRules } : {}),
+      },
       schema: {
         ...surface.doc(access, op.description),
         operationId: op.operationId,

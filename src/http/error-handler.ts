@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, messages, type ErrorCode, type ErrorExtras, type PanelErrorCode } from '../domain/shared/errors.js';
+import { AppError, messages, type ErrorCode, type ErrorExtras, type FieldProblem, type PanelErrorCode } from '../domain/shared/errors.js';
 import { validationField, validationMessage, validationProblems } from './validation-messages.js';
 
 /**
@@ -18,6 +18,16 @@ export const envelope = (code: ErrorCode | PanelErrorCode, message: string, extr
     ...(code === 'VALIDATION_ERROR' && extras.field !== undefined ? { errors: extras.errors ?? [{ field: extras.field, message }] } : {}),
   },
 });
+
+/** A resource's rules that need no database, run on a body its schema refused (domain/<area>/*-field-rules.ts). */
+export type FieldRules = (body: unknown) => FieldProblem[];
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Joined to the schema's problems when the body is refused, so every invalid field comes at once. */
+    fieldRules?: FieldRules;
+  }
+}
 
 /** Framework errors that reach us before our handlers run, as the contract's envelope. */
 const FRAMEWORK_ERRORS: Record<string, [number, ErrorCode, string]> = {
@@ -50,9 +60,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
       const part = error.validationContext ?? 'body';
       const field = validationField(error.validation as never, part);
       const message = validationMessage(error.validation as never, part);
-      return reply
-        .status(400)
-        .send(envelope('VALIDATION_ERROR', message, field === undefined ? {} : { field, errors: validationProblems(error.validation as never, part) }));
+      if (field === undefined) return reply.status(400).send(envelope('VALIDATION_ERROR', message, {}));
+      const problems = validationProblems(error.validation as never, part);
+      const rules = part === 'body' ? request.routeOptions.config.fieldRules : undefined;
+      for (const p of rules?.(request.body) ?? []) if (!problems.some((q) => q.field === p.field)) problems.push(p);
+      return reply.status(400).send(envelope('VALIDATION_ERROR', message, { field, errors: problems }));
     }
     const known = error.code ? FRAMEWORK_ERRORS[error.code] : undefined;
     if (known) return reply.status(known[0]).send(envelope(known[1], known[2]));

@@ -160,12 +160,12 @@ for (const dialect of DIALECTS) {
       await page.getByRole('button', { name: 'Novo negócio' }).first().click();
       const form = page.getByRole('dialog', { name: 'Novo negócio' });
       await form.getByRole('button', { name: 'Criar negócio' }).click();
-      // The server's message, on the title field itself.
+      // The server's message, on the title field itself, in the form's words (the label, not the API's 'title').
       await form.locator('.field-error').first().waitFor();
       await expect(form.getByLabel('Título').getAttribute('aria-invalid')).resolves.toBe('true');
-      await expect(form.locator('.field-error').first().innerText()).resolves.toContain("'title'");
+      await expect(form.locator('.field-error').first().innerText()).resolves.toBe('Campo “Título” não pode ser vazio');
       await form.getByLabel('Título').fill('Corolla XEi');
-      await form.getByLabel('Valor (R$)').fill('145000');
+      await form.getByLabel('Valor', { exact: true }).fill('145000');
       await form.getByLabel('Cliente').fill('João');
       await form.getByRole('button', { name: /João da Silva/ }).click();
       await shot(page, '22-negocio-novo');
@@ -187,7 +187,7 @@ for (const dialect of DIALECTS) {
         await form.getByLabel('Placa').fill('BRA2E19');
         await form.getByLabel('Ano do modelo').fill('2022');
         await form.getByLabel('Quilometragem (km)').fill('31000');
-        await form.getByLabel('Preço de venda (R$)').fill('84900');
+        await form.getByLabel('Preço de venda').fill('84900');
         await form.getByRole('button', { name: 'Cadastrar veículo' }).click();
         return form;
       };

@@ -93,7 +93,7 @@ for (const dialect of DIALECTS) {
       const win = dialog.getByRole('form', { name: 'Marcar como ganho' });
       await win.getByLabel('Veículo vendido').click();
       await win.getByRole('button', { name: /Onix LT 1\.0 Turbo/ }).click();
-      await win.getByLabel('Valor final (R$)').fill('83000');
+      await win.getByLabel('Valor final').fill('83000');
       await shot(page, '40-venda-ganho');
       await win.getByRole('button', { name: 'Confirmar venda' }).click();
       await page.getByText('Negócio ganho! Onix LT 1.0 Turbo vendido.').waitFor();
@@ -140,7 +140,7 @@ for (const dialect of DIALECTS) {
       const dialog = page.getByRole('dialog', { name: 'HB20 Vision 1.0' });
       await dialog.getByRole('button', { name: 'Editar' }).click();
       const form = page.getByRole('dialog', { name: 'Editar veículo' });
-      await form.getByLabel('Preço de venda (R$)').fill('69900');
+      await form.getByLabel('Preço de venda').fill('69900');
       await form.getByRole('button', { name: 'Salvar' }).click();
       await page.getByText('Veículo salvo.').waitFor();
       await expect.poll(async () => (await me.get(`/vehicles/${ids.hb20}`)).body.data.price).toBe(69900);

@@ -68,6 +68,27 @@ describe.each(DIALECTS)('error.errors: every invalid field at once (%s)', (diale
     expect((await api.get('/vehicles')).body.data).toEqual([]);
   });
 
+  it('a body the schema refuses also gets the rules that need no database: CPF, plate, RENAVAM, chassis in the same answer', async () => {
+    for (const res of await both('post', '/clients', { type: 'PF', name: '', email: 'x', cpf: '528.417.396-10' })) {
+      expectError(res, 400, 'VALIDATION_ERROR', "Campo 'name' não pode ser vazio", { field: 'name' });
+      expect(res.body.error.errors).toEqual([
+        { field: 'name', message: "Campo 'name' não pode ser vazio" },
+        { field: 'email', message: "Campo 'email' deve ser um e-mail válido" },
+        { field: 'cpf', message: 'CPF inválido' },
+      ]);
+    }
+    const deal = (await api.post('/vehicles', { title: 'Onix', brand: 'Chevrolet', model: 'Onix' })).body.data;
+    for (const res of await both('put', `/vehicles/${deal.id}`, { title: '', plate: 'XX', renavam: '123', chassis: 'abc' })) {
+      expect(res.body.error.errors.map((e: { field: string }) => e.field)).toEqual(['title', 'plate', 'renavam', 'chassis']);
+    }
+    for (const res of await both('post', '/vehicles', { brand: 'Chevrolet', model: 'Onix', plate: 'XX' })) {
+      expect(res.body.error.errors).toEqual([
+        { field: 'title', message: "Campo 'title' é obrigatório" },
+        { field: 'plate', message: 'Placa inválida' },
+      ]);
+    }
+  });
+
   it('one problem: errors holds it alone; an error about no field has no errors', async () => {
     const res = await api.post('/clients', { type: 'PF', name: 'Ana', cpf: '111.111.111-12' });
     expect(res.body.error).toEqual({ code: 'VALIDATION_ERROR', message: 'CPF inválido', field: 'cpf', errors: [{ field: 'cpf', message: 'CPF inválido' }] });

@@ -103,6 +103,26 @@ export function checkAllNow(...checks: Array<() => void>): void {
   problems.done();
 }
 
+/**
+ * The problems of the checks that need no database, for a body the schema already refused (so every
+ * invalid field comes in one answer): the checks run as checkAllNow runs them, and their problems are
+ * returned instead of thrown.
+ */
+export function problemsOf(...checks: Array<() => void>): FieldProblem[] {
+  try {
+    checkAllNow(...checks);
+    return [];
+  } catch (error) {
+    return isFieldCheck(error) ? (error.extras.errors ?? []) : [];
+  }
+}
+
+/** A member of a body that may be anything (the schema refused the body), when it is a string. */
+export const textOf = (body: unknown, field: string): string | null => {
+  const v = body !== null && typeof body === 'object' ? (body as Record<string, unknown>)[field] : undefined;
+  return typeof v === 'string' ? v : null;
+};
+
 export const notFound = (message: string) => new AppError(404, 'NOT_FOUND', message);
 export const duplicateEntry = (message: string, field?: string) => new AppError(422, 'DUPLICATE_ENTRY', message, field ? { field } : {});
 

@@ -11,6 +11,7 @@ import { Client, ClientDeactivated, ClientListItem, Deal, Page } from '../schema
 import { seesMoneyOfTheStore } from '../../domain/users/role-rules.js';
 import { invalid, panelSurface, roleOf, teamOf } from './panel-surface.js';
 import { Success } from './panel.schemas.js';
+import { clientFieldProblems } from '../../domain/clients/client-field-rules.js';
 import { AgendaActivity, agendaRows, overdueFlag, PanelFinancialRecord } from './record-flags.js';
 
 const ClientOverview = Type.Object(
@@ -51,6 +52,7 @@ export function clientsRoutes({ clients, deals, activities, financial, boards }:
     });
     routes.create({
       operationId: 'createPanelClient',
+      fieldRules: clientFieldProblems,
       summary: 'Register a client (PF or PJ)',
       body: ClientCreateBody,
       answer: Success(Client),
@@ -65,6 +67,7 @@ export function clientsRoutes({ clients, deals, activities, financial, boards }:
     });
     routes.update({
       operationId: 'updatePanelClient',
+      fieldRules: clientFieldProblems,
       summary: 'Change a client (any valid change also reactivates it). Answers the whole client.',
       body: ClientUpdateBody,
       answer: Success(Client),

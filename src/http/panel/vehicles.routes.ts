@@ -9,6 +9,7 @@ import { crudRoutes } from '../crud-routes.js';
 import { Page, Vehicle, VehicleArchived } from '../schemas/responses.schema.js';
 import { VehicleCreateBody, VehicleListQuery, VehicleUpdateBody } from '../schemas/vehicles.schema.js';
 import { guarded, invalid, manager, panelSurface, roleOf, teamOf } from './panel-surface.js';
+import { vehicleFieldProblems } from '../../domain/vehicles/vehicle-field-rules.js';
 import { CardPage, failure, PhaseParams, Success, VehicleBoardQuery, VehicleCard, VehicleColumn, VehicleColumnQuery } from './panel.schemas.js';
 
 const errors = invalid(['VALIDATION_ERROR', 'Placa inválida'], ['VALIDATION_ERROR', 'RENAVAM inválido'], ['VALIDATION_ERROR', 'Chassi inválido']);
@@ -87,6 +88,7 @@ export function vehiclesRoutes({ boards, vehicles }: { boards: BoardsService; ve
     });
     routes.create({
       operationId: 'createPanelVehicle',
+      fieldRules: vehicleFieldProblems,
       summary: 'Register a vehicle (emits vehicle.created); a seller may not send purchase_price',
       body: VehicleCreateBody,
       answer: Success(PanelVehicle),
@@ -104,6 +106,7 @@ export function vehiclesRoutes({ boards, vehicles }: { boards: BoardsService; ve
     });
     routes.update({
       operationId: 'updatePanelVehicle',
+      fieldRules: vehicleFieldProblems,
       summary: 'Change a vehicle: move ({phase}), edit. Answers the whole vehicle.',
       description:
         'Managers and owners may also set status (vendido, arquivado, ativo) and purchase_price; a seller sending either gets 403 (a car is sold by winning its deal).',

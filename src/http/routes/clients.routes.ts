@@ -7,6 +7,7 @@ import { crudRoutes } from '../crud-routes.js';
 import { REPLAYED_HEADER, errors, ok } from '../openapi/route-docs.js';
 import { ClientCreateBody, ClientListQuery, ClientUpdateBody } from '../schemas/clients.schema.js';
 import { Client, ClientDeactivated, ClientListItem, ClientUpdated, Page, Success } from '../schemas/responses.schema.js';
+import { clientFieldProblems } from '../../domain/clients/client-field-rules.js';
 import { apiSurface } from './api-surface.js';
 
 /** The PUT answer: id, every field sent (municipal_registration is write-only: never), status when it reactivated the client, updated_at. */
@@ -38,6 +39,7 @@ export function clientsRoutes(clients: ClientsService): FastifyPluginAsyncTypebo
     });
     routes.create({
       operationId: 'createClient',
+      fieldRules: clientFieldProblems,
       summary: 'Create a client',
       description:
         '`type` decides the fields: PF (cpf, rg, birth_date, gender, …) or PJ (cnpj, legal_name, trade_name, …). CPF/CNPJ are check-digit validated and unique in the team.',
@@ -65,6 +67,7 @@ export function clientsRoutes(clients: ClientsService): FastifyPluginAsyncTypebo
     });
     routes.update({
       operationId: 'updateClient',
+      fieldRules: clientFieldProblems,
       summary: 'Update a client',
       description: 'Any subset of the create fields; `address` may be partial (merged). Any valid PUT reactivates an inactive client.',
       body: ClientUpdateBody,

@@ -7,6 +7,7 @@ import { crudRoutes } from '../crud-routes.js';
 import { REPLAYED_HEADER, errors, ok } from '../openapi/route-docs.js';
 import { Page, Success, Vehicle, VehicleArchived, VehicleUpdated } from '../schemas/responses.schema.js';
 import { VehicleCreateBody, VehicleListQuery, VehicleUpdateBody } from '../schemas/vehicles.schema.js';
+import { vehicleFieldProblems } from '../../domain/vehicles/vehicle-field-rules.js';
 import { apiSurface } from './api-surface.js';
 /** `Fase inválida` names the field and lists the team's vehicle board (here the default one). */
 const PHASE_DETAIL = { field: 'phase', details: { allowed: ['entrada', 'preparacao', 'documentacao', 'disponivel', 'reservado'] } };
@@ -49,6 +50,7 @@ export function vehiclesRoutes(vehicles: VehiclesService): FastifyPluginAsyncTyp
     });
     routes.create({
       operationId: 'createVehicle',
+      fieldRules: vehicleFieldProblems,
       summary: 'Create a vehicle',
       description:
         "Starts `ativo` in the first phase of the team's vehicle board (`entrada` by default) unless `phase` is given. Plate, chassis and RENAVAM are unique among the team's vehicles in stock (`ativo`); `ABC-1234` and `ABC1C34` are the same plate. Send an Idempotency-Key to retry safely.",
@@ -68,6 +70,7 @@ export function vehiclesRoutes(vehicles: VehiclesService): FastifyPluginAsyncTyp
     });
     routes.update({
       operationId: 'updateVehicle',
+      fieldRules: vehicleFieldProblems,
       summary: 'Update a vehicle',
       description:
         'Any subset of the fields. Moves it on the board, reprices it, marks it sold (`vendido` sets `sold_at`, now unless sent; leaving `vendido` clears it), archives or brings it back into stock (422 when its plate, chassis or RENAVAM is taken by a car in stock).',

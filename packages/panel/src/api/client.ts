@@ -1,6 +1,6 @@
 import createClient from 'openapi-fetch';
 import type { paths } from './schema';
-import type { ErrorBody } from './types';
+import type { ErrorBody, FieldProblem } from './types';
 
 /** A refusal from the server: the envelope's code, Portuguese message and, for validation, the field. */
 export class ApiError extends Error {
@@ -8,6 +8,8 @@ export class ApiError extends Error {
   readonly code: string;
   readonly field: string | undefined;
   readonly details: unknown;
+  /** Every invalid field of a refused form (the first is `field` and `message`). */
+  readonly errors: FieldProblem[];
 
   constructor(status: number, body: Partial<ErrorBody['error']>) {
     super(body.message ?? 'Algo deu errado. Tente de novo em instantes.');
@@ -16,6 +18,7 @@ export class ApiError extends Error {
     this.code = body.code ?? 'UNKNOWN';
     this.field = body.field;
     this.details = body.details;
+    this.errors = body.errors ?? (body.field === undefined || body.message === undefined ? [] : [{ field: body.field, message: body.message }]);
   }
 }
 
@@ -97,7 +100,19 @@ export function messageOf(err: unknown): string {
   return 'Algo deu errado. Tente de novo em instantes.';
 }
 
-/** The server's validation message for one field, when the error names it. */
+/** The server's validation message for one field, when the error lists it (every invalid field comes at once). */
 export function fieldError(err: unknown, field: string): string | undefined {
-  return err instanceof ApiError && err.field === field ? err.message : undefined;
+  if (!(err instanceof ApiError)) return undefined;
+  return err.errors.find((p) => p.field === field)?.message ?? (err.field === field ? err.message : undefined);
+}
+
+/**
+ * What a form shows above its fields: the messages of the problems about none of the form's `fields`
+ * (those show on their field), or the error's own message when it is about no field at all.
+ */
+export function formError(err: unknown, fields: readonly string[]): string | null {
+  if (!err) return null;
+  if (!(err instanceof ApiError) || err.errors.length === 0) return messageOf(err);
+  const elsewhere = err.errors.filter((p) => !fields.includes(p.field));
+  return elsewhere.length ? elsewhere.map((p) => p.message).join(' ') : null;
 }

@@ -89,6 +89,12 @@ export type FinancialStatus = FinancialRecord['status'];
 export type DealFilters = NonNullable<operations['listPanelDeals']['parameters']['query']>;
 export type ClientFilters = NonNullable<operations['listPanelClients']['parameters']['query']>;
 
+/** One invalid field of a refused form, as `error.errors` lists them. */
+export interface FieldProblem {
+  field: string;
+  message: string;
+}
+
 export interface ErrorBody {
-  error: { code: string; message: string; field?: string; details?: unknown };
+  error: { code: string; message: string; field?: string; details?: unknown; errors?: FieldProblem[] };
 }

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { fieldError } from '../api/client';
+import { fieldError, formError } from '../api/client';
 import { useChangePassword } from '../api/password';
 import { Button } from '../ui/Button';
 import { Dialog } from '../ui/Dialog';
@@ -32,7 +32,7 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
     );
   };
   const err = change.error;
-  const general = err && !fieldError(err, 'current_password') && !fieldError(err, 'new_password') ? err.message : null;
+  const general = formError(err, ['current_password', 'new_password']);
 
   return (
     <Dialog open={open} onClose={close} title="Alterar senha" description="Ao trocar a senha, as sessões abertas em outros aparelhos são encerradas.">

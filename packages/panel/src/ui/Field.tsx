@@ -1,5 +1,5 @@
 import { CircleAlert } from 'lucide-react';
-import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
+import { useId, type InputHTMLAttributes, type ReactNode, type Ref, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
 
 interface FieldShellProps {
   id: string;
@@ -9,7 +9,18 @@ interface FieldShellProps {
   children: ReactNode;
 }
 
-function FieldShell({ id, label, hint, error, children }: FieldShellProps) {
+/**
+ * A server message about this field, in the form's own words: "Campo 'title' é obrigatório" on the
+ * field labelled "Título" reads "Campo “Título” é obrigatório" (the API names its fields; people read
+ * labels; "campo" keeps the sentence's gender right whatever the label).
+ */
+export function inOwnWords(message: string, label: ReactNode): string {
+  if (typeof label !== 'string') return message;
+  return message.replace(/^(?:Campo|Parâmetro) '[^']+'/, `Campo “${label}”`);
+}
+
+function FieldShell({ id, label, hint, error: given, children }: FieldShellProps) {
+  const error = given === undefined ? undefined : inOwnWords(given, label);
   return (
     <div className="field">
       <label className="label" htmlFor={id}>
@@ -37,7 +48,12 @@ function describedBy(id: string, hint: unknown, error: unknown): string | undefi
   return undefined;
 }
 
-type TextFieldProps = InputHTMLAttributes<HTMLInputElement> & { label: ReactNode; hint?: ReactNode; error?: string | undefined };
+export type TextFieldProps = InputHTMLAttributes<HTMLInputElement> & {
+  label: ReactNode;
+  hint?: ReactNode;
+  error?: string | undefined;
+  ref?: Ref<HTMLInputElement>;
+};
 
 export function TextField({ label, hint, error, id: given, className, ...rest }: TextFieldProps) {
   const auto = useId();

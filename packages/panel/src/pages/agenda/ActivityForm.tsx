@@ -1,7 +1,7 @@
 import { CalendarDays } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { useCreateActivity } from '../../api/activities';
-import { fieldError } from '../../api/client';
+import { fieldError, formError } from '../../api/client';
 import { usePeople } from '../../api/people';
 import type { ActivityInput } from '../../api/types';
 import { Button } from '../../ui/Button';
@@ -76,7 +76,7 @@ export function ActivityForm({
       ),
   };
   const err = save.error;
-  const general = err && !FIELDS.some((f) => fieldError(err, f)) ? err.message : null;
+  const general = formError(err, FIELDS);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     save.mutate();

@@ -11,6 +11,7 @@ import { useToast } from '../../ui/Toasts';
 import { ActivityForm } from '../agenda/ActivityForm';
 import { FinancialForm } from '../financial/FinancialForm';
 import { LinkedRecords } from '../financial/LinkedRecords';
+import { formatDoc, showDoc } from '../../ui/masks';
 import { ClientForm } from './ClientForm';
 
 /** One client with its deals, activities and financial records. */
@@ -78,7 +79,7 @@ export function ClientDetailPage() {
         <div className="card card-body">
           <dl className="kv">
             <dt>{client.type === 'PF' ? 'CPF' : 'CNPJ'}</dt>
-            <dd className="mono">{(client.type === 'PF' ? client.cpf : client.cnpj) ?? '—'}</dd>
+            <dd className="mono">{client.type === 'PF' ? showDoc('cpf', client.cpf) : showDoc('cnpj', client.cnpj)}</dd>
             {client.type === 'PJ' ? (
               <>
                 <dt>Razão social</dt>
@@ -88,9 +89,9 @@ export function ClientDetailPage() {
             <dt>E-mail</dt>
             <dd>{client.email ?? '—'}</dd>
             <dt>Celular</dt>
-            <dd>{client.mobile_phone ?? '—'}</dd>
+            <dd>{showDoc('phone', client.mobile_phone)}</dd>
             <dt>Telefone</dt>
-            <dd>{client.phone ?? '—'}</dd>
+            <dd>{showDoc('phone', client.phone)}</dd>
             <dt>Endereço</dt>
             <dd>
               {addr && (addr.street || addr.city)
@@ -98,7 +99,7 @@ export function ClientDetailPage() {
                     addr.street && `${addr.street}${addr.number ? `, ${addr.number}` : ''}`,
                     addr.neighborhood,
                     addr.city && `${addr.city}${addr.state ? `/${addr.state}` : ''}`,
-                    addr.zip_code,
+                    addr.zip_code && `CEP ${formatDoc('cep', addr.zip_code)}`,
                   ]
                     .filter(Boolean)
                     .join(' · ')

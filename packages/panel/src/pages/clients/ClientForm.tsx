@@ -1,10 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { useSaveClient } from '../../api/clients';
-import { fieldError } from '../../api/client';
+import { fieldError, formError } from '../../api/client';
 import type { Client } from '../../api/types';
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
 import { TextArea, TextField } from '../../ui/Field';
+import { MaskedField } from '../../ui/MaskedFields';
+import { formatDoc, type MaskKind } from '../../ui/masks';
 import { Alert } from '../../ui/States';
 import { useToast } from '../../ui/Toasts';
 
@@ -19,15 +21,29 @@ const ADDRESS: [string, string][] = [
 ];
 const BASE = ['name', 'email', 'phone', 'mobile_phone', 'cpf', 'cnpj', 'legal_name', 'trade_name', 'notes'] as const;
 type Base = (typeof BASE)[number];
+/** The fields typed with a mask, shown formatted even when stored as bare digits. */
+const MASKED: Partial<Record<Base | 'zip_code', MaskKind>> = { cpf: 'cpf', cnpj: 'cnpj', phone: 'phone', mobile_phone: 'phone', zip_code: 'cep' };
 
 /** PF/PJ form: CPF or CNPJ, contact and address; the server checks the digits and answers on the field. */
 export function ClientForm({ client, onClose, onSaved }: { client?: Client; onClose: () => void; onSaved?: (c: Client) => void }) {
   const [type, setType] = useState<'PF' | 'PJ'>(client?.type ?? 'PF');
   const [form, setForm] = useState<Record<Base, string>>(
-    () => Object.fromEntries(BASE.map((f) => [f, (client as Partial<Record<Base, string | null>> | undefined)?.[f] ?? ''])) as Record<Base, string>,
+    () =>
+      Object.fromEntries(
+        BASE.map((f) => {
+          const v = (client as Partial<Record<Base, string | null>> | undefined)?.[f] ?? '';
+          const kind = MASKED[f];
+          return [f, kind ? formatDoc(kind, v) : v];
+        }),
+      ) as Record<Base, string>,
   );
   const [address, setAddress] = useState<Record<string, string>>(() =>
-    Object.fromEntries(ADDRESS.map(([f]) => [f, client?.address?.[f as keyof NonNullable<Client['address']>] ?? ''])),
+    Object.fromEntries(
+      ADDRESS.map(([f]) => {
+        const v = client?.address?.[f as keyof NonNullable<Client['address']>] ?? '';
+        return [f, f === 'zip_code' ? formatDoc('cep', v) : v];
+      }),
+    ),
   );
   const toast = useToast();
   const saveClient = useSaveClient();
@@ -57,11 +73,17 @@ export function ClientForm({ client, onClose, onSaved }: { client?: Client; onCl
   };
   const err = save.error;
   const errOf = (f: string) => fieldError(err, f) ?? fieldError(err, `address.${f}`);
-  const known = [...BASE, 'type', 'address', ...ADDRESS.map(([f]) => f), ...ADDRESS.map(([f]) => `address.${f}`)];
-  const general = err && !known.some((f) => fieldError(err, f)) ? err.message : null;
-  const text = (f: Base, label: string, extra: Record<string, unknown> = {}) => (
-    <TextField label={label} value={form[f]} onChange={(e) => setForm((s) => ({ ...s, [f]: e.target.value }))} error={fieldError(err, f)} {...extra} />
-  );
+  const shown = [...BASE, ...ADDRESS.map(([f]) => `address.${f}`)];
+  const general = formError(err, shown);
+  const text = (f: Base, label: string, extra: Record<string, unknown> = {}) => {
+    const kind = MASKED[f];
+    const onChange = (v: string) => setForm((s) => ({ ...s, [f]: v }));
+    return kind ? (
+      <MaskedField kind={kind} label={label} value={form[f]} onChange={onChange} error={fieldError(err, f)} {...extra} />
+    ) : (
+      <TextField label={label} value={form[f]} onChange={(e) => onChange(e.target.value)} error={fieldError(err, f)} {...extra} />
+    );
+  };
   const submit = (e: FormEvent) => {
     e.preventDefault();
     save.mutate();
@@ -84,9 +106,7 @@ export function ClientForm({ client, onClose, onSaved }: { client?: Client; onCl
         </fieldset>
         {text('name', type === 'PF' ? 'Nome' : 'Nome da empresa', { required: true, autoFocus: true })}
         <div className="grid-2">
-          {type === 'PF'
-            ? text('cpf', 'CPF', { inputMode: 'numeric', placeholder: '000.000.000-00' })
-            : text('cnpj', 'CNPJ', { placeholder: '00.000.000/0000-00' })}
+          {type === 'PF' ? text('cpf', 'CPF') : text('cnpj', 'CNPJ')}
           {text('email', 'E-mail', { type: 'email' })}
           {type === 'PJ' ? text('legal_name', 'Razão social') : null}
           {type === 'PJ' ? text('trade_name', 'Nome fantasia') : null}
@@ -95,9 +115,13 @@ export function ClientForm({ client, onClose, onSaved }: { client?: Client; onCl
         </div>
         <h3 className="form-section">Endereço</h3>
         <div className="grid-2">
-          {ADDRESS.map(([f, label]) => (
-            <TextField key={f} label={label} value={address[f] ?? ''} onChange={(e) => setAddress((a) => ({ ...a, [f]: e.target.value }))} error={errOf(f)} />
-          ))}
+          {ADDRESS.map(([f, label]) =>
+            f === 'zip_code' ? (
+              <MaskedField key={f} kind="cep" label={label} value={address[f] ?? ''} onChange={(v) => setAddress((a) => ({ ...a, [f]: v }))} error={errOf(f)} />
+            ) : (
+              <TextField key={f} label={label} value={address[f] ?? ''} onChange={(e) => setAddress((a) => ({ ...a, [f]: e.target.value }))} error={errOf(f)} />
+            ),
+          )}
         </div>
         <TextArea
           label="Observações"

@@ -6,6 +6,7 @@ import type { ClientFilters } from '../../api/types';
 import { Button } from '../../ui/Button';
 import { EmptyState, ErrorState, Loading } from '../../ui/States';
 import { Pager, SearchBox, useDebounced, usePage } from '../records/shared';
+import { showDoc } from '../../ui/masks';
 import { ClientForm } from './ClientForm';
 
 export function ClientsPage() {
@@ -89,9 +90,9 @@ export function ClientsPage() {
                         <div className="small muted">{c.email ?? '—'}</div>
                       </td>
                       <td data-label="CPF/CNPJ" className="mono">
-                        {(c.type === 'PF' ? c.cpf : c.cnpj) ?? '—'} <span className="badge badge-plain">{c.type}</span>
+                        {c.type === 'PF' ? showDoc('cpf', c.cpf) : showDoc('cnpj', c.cnpj)} <span className="badge badge-plain">{c.type}</span>
                       </td>
-                      <td data-label="Telefone">{c.mobile_phone ?? c.phone ?? '—'}</td>
+                      <td data-label="Telefone">{showDoc('phone', c.mobile_phone ?? c.phone)}</td>
                       <td data-label="Situação">
                         {c.status === 'active' ? <span className="badge badge-success">Ativo</span> : <span className="badge">Desativado</span>}
                       </td>

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { fieldError } from '../../api/client';
+import { fieldError, formError } from '../../api/client';
 import { useSaveDeal } from '../../api/deals';
 import { usePeople } from '../../api/people';
 import { usePhases } from '../../api/phases';
@@ -7,6 +7,8 @@ import type { Deal } from '../../api/types';
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
 import { SelectField, TextArea, TextField } from '../../ui/Field';
+import { MoneyField } from '../../ui/MaskedFields';
+import { moneyInput, moneyValue } from '../../ui/masks';
 import { Alert } from '../../ui/States';
 import { useToast } from '../../ui/Toasts';
 import { PRIORITIES, PRIORITY_LABELS, type Priority } from '../../ui/labels';
@@ -21,7 +23,7 @@ export function DealFormDialog({ open, onClose, deal, onSaved }: { open: boolean
 
 function DealForm({ onClose, deal, onSaved }: { onClose: () => void; deal?: Deal | undefined; onSaved?: ((d: Deal) => void) | undefined }) {
   const [title, setTitle] = useState(deal?.title ?? '');
-  const [value, setValue] = useState(deal?.value != null ? String(deal.value) : '');
+  const [value, setValue] = useState(moneyInput(deal?.value));
   const [client, setClient] = useState(deal?.client ?? null);
   const [responsible, setResponsible] = useState(deal?.responsible_id ?? '');
   const [priority, setPriority] = useState<Priority>(deal?.priority ?? 'media');
@@ -36,10 +38,9 @@ function DealForm({ onClose, deal, onSaved }: { onClose: () => void; deal?: Deal
   const save = {
     ...saveDeal,
     mutate: () => {
-      const num = value.trim() === '' ? null : Number(value.replace(/\./g, '').replace(',', '.'));
       const body: Record<string, unknown> = {
         title: title.trim(),
-        value: num === null || Number.isNaN(num) ? (value.trim() === '' ? null : value) : num,
+        value: moneyValue(value),
         client_id: client?.id ?? null,
         responsible_id: responsible || null,
         priority,
@@ -61,7 +62,7 @@ function DealForm({ onClose, deal, onSaved }: { onClose: () => void; deal?: Deal
     },
   };
   const err = save.error;
-  const general = err && !FIELDS.some((f) => fieldError(err, f)) ? err.message : null;
+  const general = formError(err, FIELDS);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     save.mutate();
@@ -72,14 +73,7 @@ function DealForm({ onClose, deal, onSaved }: { onClose: () => void; deal?: Deal
         {general ? <Alert kind="danger">{general}</Alert> : null}
         <TextField label="Título" required autoFocus value={title} onChange={(e) => setTitle(e.target.value)} error={fieldError(err, 'title')} />
         <div className="grid-2">
-          <TextField
-            label="Valor (R$)"
-            inputMode="decimal"
-            value={value}
-            onChange={(e) => setValue(e.target.value)}
-            error={fieldError(err, 'value')}
-            placeholder="0,00"
-          />
+          <MoneyField label="Valor" value={value} onChange={setValue} error={fieldError(err, 'value')} />
           <SelectField label="Prioridade" value={priority} onChange={(e) => setPriority(e.target.value as Priority)} error={fieldError(err, 'priority')}>
             {PRIORITIES.map((p) => (
               <option key={p} value={p}>

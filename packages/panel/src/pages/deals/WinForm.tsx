@@ -7,7 +7,9 @@ import type { Deal, DealWon } from '../../api/types';
 import { useVehicle } from '../../api/vehicles';
 import { permissions, useCurrentSession } from '../../auth/session';
 import { Button } from '../../ui/Button';
-import { SelectField, TextField } from '../../ui/Field';
+import { SelectField } from '../../ui/Field';
+import { MoneyField } from '../../ui/MaskedFields';
+import { moneyInput, moneyValue } from '../../ui/masks';
 import { formatMoney } from '../../ui/format';
 import { Alert } from '../../ui/States';
 import { useToast } from '../../ui/Toasts';
@@ -24,7 +26,7 @@ export function WinForm({ deal, onBack, onDone }: { deal: Deal; onBack: () => vo
   const own = useVehicle(deal.case_id);
   // The car picked (null: none); undefined until the person picks, while the deal's own car is offered.
   const [picked, setCar] = useState<Picked | null | undefined>(undefined);
-  const [value, setValue] = useState(deal.value === null ? '' : String(deal.value));
+  const [value, setValue] = useState(moneyInput(deal.value));
   const [valueError, setValueError] = useState<string>();
   const [won, setWon] = useState<DealWon | null>(null);
   const winning = useWinDeal();
@@ -37,8 +39,8 @@ export function WinForm({ deal, onBack, onDone }: { deal: Deal; onBack: () => vo
   if (won) return can.financial ? <RevenueOffer won={won} onDone={onDone} /> : null;
 
   const submit = () => {
-    const amount = Number(value.replace(',', '.'));
-    if (value.trim() === '' || !Number.isFinite(amount) || amount < 0) {
+    const amount = moneyValue(value);
+    if (amount === null || !Number.isFinite(amount) || amount < 0) {
       setValueError('Informe o valor final da venda');
       return;
     }
@@ -73,14 +75,10 @@ export function WinForm({ deal, onBack, onDone }: { deal: Deal; onBack: () => vo
         error={fieldError(err, 'vehicle_id')}
         hint="Escolha o carro do estoque. Sem veículo, o negócio é ganho sem baixa no estoque."
       />
-      <TextField
-        label="Valor final (R$)"
-        type="number"
-        inputMode="decimal"
-        min={0}
-        step="0.01"
+      <MoneyField
+        label="Valor final"
         value={value}
-        onChange={(e) => setValue(e.target.value)}
+        onChange={setValue}
         error={valueError ?? fieldError(err, 'value')}
         hint={car ? 'O veículo passa a vendido junto com o negócio.' : undefined}
       />

@@ -1,10 +1,12 @@
 import { useState, type FormEvent } from 'react';
-import { fieldError } from '../../api/client';
+import { fieldError, formError } from '../../api/client';
 import { useCreateFinancial } from '../../api/financial';
 import type { FinancialInput, FinancialType } from '../../api/types';
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
 import { SelectField, TextArea, TextField } from '../../ui/Field';
+import { MoneyField } from '../../ui/MaskedFields';
+import { moneyValue } from '../../ui/masks';
 import { Alert } from '../../ui/States';
 import { useToast } from '../../ui/Toasts';
 import { ClientPicker, DealPicker, VehiclePicker, type Picked } from '../records/Picker';
@@ -36,12 +38,12 @@ export function FinancialForm({ onClose, links = {} }: { onClose: () => void; li
   const save = {
     ...create,
     mutate: () => {
-      const n = Number(amount.replace(/\./g, '').replace(',', '.'));
+      const n = moneyValue(amount);
       const body = {
         type,
         category,
         description: description.trim(),
-        amount: amount.trim() === '' ? undefined : Number.isNaN(n) ? amount : n,
+        amount: n ?? undefined,
         due_date: due,
         notes: notes.trim() || null,
         vehicle_id: vehicle?.id ?? null,
@@ -57,7 +59,7 @@ export function FinancialForm({ onClose, links = {} }: { onClose: () => void; li
     },
   };
   const err = save.error;
-  const general = err && !FORM_FIELDS.some((f) => fieldError(err, f)) ? err.message : null;
+  const general = formError(err, FORM_FIELDS);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     save.mutate();
@@ -100,7 +102,7 @@ export function FinancialForm({ onClose, links = {} }: { onClose: () => void; li
           error={fieldError(err, 'description')}
         />
         <div className="grid-2">
-          <TextField label="Valor (R$)" inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} error={fieldError(err, 'amount')} />
+          <MoneyField label="Valor" value={amount} onChange={setAmount} error={fieldError(err, 'amount')} />
           <TextField label="Vencimento" type="date" value={due} onChange={(e) => setDue(e.target.value)} error={fieldError(err, 'due_date')} />
         </div>
         <VehiclePicker

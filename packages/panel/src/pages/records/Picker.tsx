@@ -6,6 +6,7 @@ import { useVehicleList } from '../../api/vehicles';
 import type { Vehicle } from '../../api/types';
 import { formatMoney } from '../../ui/format';
 import { labelOf, VEHICLE_STATUS_LABELS } from '../../ui/labels';
+import { formatDoc } from '../../ui/masks';
 import { useDebounced } from './shared';
 
 /** A record a picker holds: its id and the name people read. */
@@ -118,7 +119,10 @@ function RecordPicker({
 
 function useClientsFound(term: string, enabled: boolean): Found {
   const q = useClientList({ search: term, limit: 8, status: 'active' }, enabled);
-  return { isPending: q.isPending, items: q.data?.data.map((c) => ({ id: c.id, name: c.name, detail: c.email ?? (c.type === 'PF' ? c.cpf : c.cnpj) })) };
+  return {
+    isPending: q.isPending,
+    items: q.data?.data.map((c) => ({ id: c.id, name: c.name, detail: c.email ?? (c.type === 'PF' ? formatDoc('cpf', c.cpf) : formatDoc('cnpj', c.cnpj)) })),
+  };
 }
 
 /** Picks a client by part of the name, e-mail or CPF/CNPJ. */

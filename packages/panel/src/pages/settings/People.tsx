@@ -1,6 +1,6 @@
 import { Link2, UserPlus, Users } from 'lucide-react';
 import { useEffect, useState, type FormEvent } from 'react';
-import { fieldError } from '../../api/client';
+import { fieldError, formError } from '../../api/client';
 import type { InvitedMember, Member, Role } from '../../api/types';
 import { useInviteUser, useNewPasswordLink, useUpdateUser, useUsers } from '../../api/users';
 import { ROLE_LABELS, useCurrentSession } from '../../auth/session';
@@ -218,7 +218,7 @@ function InviteDialog({ open, onClose }: { open: boolean; onClose: () => void })
     invite.mutate({ name: name.trim(), email: email.trim(), role });
   };
   const err = invite.error;
-  const general = err && !['name', 'email', 'role'].some((f) => fieldError(err, f)) ? err.message : null;
+  const general = formError(err, ['name', 'email', 'role']);
 
   if (invited)
     return (

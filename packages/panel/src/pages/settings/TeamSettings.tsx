@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
-import { fieldError } from '../../api/client';
+import { fieldError, formError } from '../../api/client';
 import { useSaveTeam, useTeam } from '../../api/team';
 import type { TeamSettings } from '../../api/types';
 import { permissions, useCurrentSession } from '../../auth/session';
@@ -75,7 +75,7 @@ function TeamForm({ initial, readOnly }: { initial: TeamSettings; readOnly: bool
     save.mutate({ name: name.trim(), alert_email: alertEmail.trim() || null, ...(withZone ? { time_zone: timeZone } : {}) });
   };
   const err = save.error;
-  const general = err && !['name', 'alert_email', 'time_zone'].some((f) => fieldError(err, f)) ? err.message : null;
+  const general = formError(err, ['name', 'alert_email', 'time_zone']);
   const knownZone = BRAZIL_ZONES.some(([z]) => z === timeZone) || others.includes(timeZone);
 
   return (

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { fieldError } from '../../api/client';
+import { fieldError, formError } from '../../api/client';
 import { usePhases } from '../../api/phases';
 import type { Vehicle } from '../../api/types';
 import { useSaveVehicle } from '../../api/vehicles';
@@ -7,6 +7,8 @@ import { permissions, useCurrentSession } from '../../auth/session';
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
 import { SelectField, TextArea, TextField } from '../../ui/Field';
+import { MoneyField, PlateField } from '../../ui/MaskedFields';
+import { moneyInput, moneyValue } from '../../ui/masks';
 import { Alert } from '../../ui/States';
 import { useToast } from '../../ui/Toasts';
 
@@ -30,7 +32,8 @@ const FIELDS = [
   'description',
 ] as const;
 type FieldName = (typeof FIELDS)[number];
-const NUMERIC = new Set<FieldName>(['manufacture_year', 'model_year', 'mileage', 'price', 'purchase_price']);
+const NUMERIC = new Set<FieldName>(['manufacture_year', 'model_year', 'mileage']);
+const MONEY = new Set<FieldName>(['price', 'purchase_price']);
 
 function toNumber(text: string): number | string | null {
   const t = text.trim();
@@ -44,6 +47,7 @@ export function VehicleForm({ vehicle, onClose, onSaved }: { vehicle?: Vehicle; 
   const initial = Object.fromEntries(
     FIELDS.map((f) => {
       const v = vehicle?.[f];
+      if (MONEY.has(f)) return [f, moneyInput(v as number | null | undefined)];
       return [f, v === null || v === undefined ? '' : String(v)];
     }),
   ) as Record<FieldName, string>;
@@ -63,7 +67,7 @@ export function VehicleForm({ vehicle, onClose, onSaved }: { vehicle?: Vehicle; 
         const text = form[f];
         if (f === 'phase' && text === '') continue;
         if (!vehicle && text.trim() === '') continue;
-        body[f] = NUMERIC.has(f) ? toNumber(text) : text.trim() === '' ? null : text.trim();
+        body[f] = MONEY.has(f) ? moneyValue(text) : NUMERIC.has(f) ? toNumber(text) : text.trim() === '' ? null : text.trim();
       }
       saveVehicle.mutate(
         { id: vehicle?.id, body: body },
@@ -78,13 +82,16 @@ export function VehicleForm({ vehicle, onClose, onSaved }: { vehicle?: Vehicle; 
     },
   };
   const err = save.error;
-  const general = err && !FIELDS.some((f) => fieldError(err, f)) ? err.message : null;
+  const general = formError(err, FIELDS);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     save.mutate();
   };
   const text = (f: FieldName, label: string, extra: Record<string, unknown> = {}) => (
     <TextField label={label} value={form[f]} onChange={set(f)} error={fieldError(err, f)} {...extra} />
+  );
+  const money = (f: FieldName, label: string) => (
+    <MoneyField label={label} value={form[f]} onChange={(v) => setForm((s) => ({ ...s, [f]: v }))} error={fieldError(err, f)} />
   );
   return (
     <Dialog open onClose={onClose} title={vehicle ? 'Editar veículo' : 'Novo veículo'} wide>
@@ -96,14 +103,20 @@ export function VehicleForm({ vehicle, onClose, onSaved }: { vehicle?: Vehicle; 
           {text('model', 'Modelo', { required: true })}
           {text('version', 'Versão')}
           {text('color', 'Cor')}
-          {text('plate', 'Placa', { placeholder: 'ABC1D23', autoCapitalize: 'characters', hint: 'Padrão antigo ou Mercosul.' })}
+          <PlateField
+            label="Placa"
+            hint="Padrão antigo ou Mercosul."
+            value={form.plate}
+            onChange={(v) => setForm((s) => ({ ...s, plate: v }))}
+            error={fieldError(err, 'plate')}
+          />
           {text('renavam', 'RENAVAM', { inputMode: 'numeric', hint: '11 dígitos.' })}
           {text('chassis', 'Chassi', { autoCapitalize: 'characters', hint: '17 caracteres (VIN).' })}
           {text('mileage', 'Quilometragem (km)', { inputMode: 'numeric' })}
           {text('manufacture_year', 'Ano de fabricação', { inputMode: 'numeric' })}
           {text('model_year', 'Ano do modelo', { inputMode: 'numeric' })}
-          {text('price', 'Preço de venda (R$)', { inputMode: 'decimal' })}
-          {can.purchasePrice ? text('purchase_price', 'Preço de compra (R$)', { inputMode: 'decimal' }) : null}
+          {money('price', 'Preço de venda')}
+          {can.purchasePrice ? money('purchase_price', 'Preço de compra') : null}
           <SelectField label="Condição" value={form.condition} onChange={set('condition')} error={fieldError(err, 'condition')}>
             <option value="novo">Novo</option>
             <option value="seminovo">Seminovo</option>

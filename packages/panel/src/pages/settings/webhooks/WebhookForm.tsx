@@ -1,7 +1,7 @@
 import { ArrowLeft, ShieldCheck } from 'lucide-react';
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { fieldError } from '../../../api/client';
+import { fieldError, formError } from '../../../api/client';
 import type { CreatedWebhook, EventType, Webhook } from '../../../api/types';
 import { useEventTypes, useSaveWebhook, useWebhook } from '../../../api/webhooks';
 import { Button } from '../../../ui/Button';
@@ -95,7 +95,7 @@ function WebhookFormPage({ initial }: { initial: Webhook | null }) {
 
   const err = save.error;
   const eventsErr = localError ?? fieldError(err, 'events');
-  const general = err && !fieldError(err, 'url') && !fieldError(err, 'description') && !fieldError(err, 'events') ? err.message : null;
+  const general = formError(err, ['url', 'description', 'events']);
   const back = initial ? `/configuracoes/webhooks/${initial.id}` : '/configuracoes/webhooks';
 
   return (
