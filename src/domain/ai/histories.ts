@@ -14,11 +14,7 @@ export function activityFact(a: Pick<ActivityFactRow, 'type' | 'created_at' | 'd
  * and is left out. A closed deal closed at its last move into `ganho` or `perdido`; its outcome is
  * its status today.
  */
-export function historiesFromEvents(
-  events: readonly DealStateRow[],
-  deals: readonly DealFactRow[],
-  activities: readonly ActivityFactRow[],
-): DealHistory[] {
+export function historiesFromEvents(events: readonly DealStateRow[], deals: readonly DealFactRow[], activities: readonly ActivityFactRow[]): DealHistory[] {
   const facts = new Map(deals.map((d) => [d.id, d]));
   const states = new Map<string, DealState[]>();
   for (const o of events) {
