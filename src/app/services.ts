@@ -21,6 +21,7 @@ import { createBoardsService } from '../domain/boards/boards.service.js';
 import { createScheduleService } from '../domain/schedule/schedule.service.js';
 import { createAiService } from '../domain/ai/ai.service.js';
 import { createAiServing } from '../domain/ai/ai-serving.service.js';
+import { createLeadPanelService } from '../domain/leads/lead-panel.service.js';
 import { createLeadsService } from '../domain/leads/leads.service.js';
 import { trainingRunner } from '../worker/ai-training-thread.js';
 
@@ -65,6 +66,7 @@ export function createServices(db: Db, options: ServicesOptions = {}) {
     deals,
     clients,
     leads: createLeadsService(db, { clock, clients, deals, activities }),
+    leadPanel: createLeadPanelService(db, { clock }),
     webhooks: createWebhooksService(db, { teams, clock, allowPrivateTargets: options.allowPrivateWebhookTargets }),
     idempotency: createIdempotencyService(db.kysely, { clock }),
     deliveries: createDeliveriesService(db, { clock }),

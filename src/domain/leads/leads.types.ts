@@ -61,3 +61,63 @@ export interface LeadSettingsInput {
   user_id?: string | null;
   response_minutes?: number;
 }
+
+/** A lead deal nobody answered yet, as the board shows it above its columns. */
+export interface WaitingLead {
+  deal_id: string;
+  title: string;
+  value: number | null;
+  phase: string;
+  client: { id: string; name: string } | null;
+  responsible: { id: string; name: string } | null;
+  received_at: string;
+  /** Whole minutes since arrival, by the server's clock. */
+  waiting_minutes: number;
+  /** Waiting for the team's response target or longer. */
+  late: boolean;
+}
+
+export interface WaitingLeads {
+  response_minutes: number;
+  items: WaitingLead[];
+}
+
+/** A lead assigned to the signed-in person that they have not opened yet. */
+export interface LeadNotice {
+  id: string;
+  deal_id: string;
+  title: string;
+  client_name: string | null;
+  source: string | null;
+  received_at: string;
+  /** Whole minutes since arrival, by the server's clock. */
+  waiting_minutes: number;
+}
+
+export interface LeadNotices {
+  count: number;
+  items: LeadNotice[];
+}
+
+/** Days (YYYY-MM-DD) in the team's time zone, both included. */
+export interface LeadPeriod {
+  from: string;
+  to: string;
+}
+
+export interface SellerLeadStats {
+  /** Null: the leads nobody was assigned. */
+  responsible: { id: string; name: string } | null;
+  received: number;
+  answered: number;
+  answered_within_target: number;
+  /** Minutes, one decimal; null when none was answered. */
+  median_response_minutes: number | null;
+  /** Percent, one decimal, of the leads whose outcome is known (answered, or waiting past the target); null when none. */
+  within_target_rate: number | null;
+}
+
+export interface LeadResponseStats extends LeadPeriod {
+  response_minutes: number;
+  sellers: SellerLeadStats[];
+}

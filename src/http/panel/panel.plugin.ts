@@ -8,6 +8,7 @@ import type { ClientsService } from '../../domain/clients/clients.service.js';
 import type { DealsService } from '../../domain/deals/deals.service.js';
 import type { LossReasonsService } from '../../domain/deals/loss-reasons.service.js';
 import type { FinancialService } from '../../domain/financial/financial.service.js';
+import type { LeadPanelService } from '../../domain/leads/lead-panel.service.js';
 import type { LeadsService } from '../../domain/leads/leads.service.js';
 import type { PhasesService } from '../../domain/phases/phases.service.js';
 import type { SignInLimiter } from '../../domain/ratelimit/sign-in-limiter.js';
@@ -56,6 +57,7 @@ export interface PanelDeps {
   ai: AiService;
   aiServing: AiServing;
   leads: LeadsService;
+  leadPanel: LeadPanelService;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { client, unwrap } from './client';
+import { client, params, unwrap } from './client';
 import { keysOf, useChanged, type After } from './resources';
 import type { LeadSettings, LeadSettingsInput, Member } from './types';
 
@@ -36,5 +36,43 @@ export function useSetTakesLeads(after: After<Member, TakesLeads> = {}) {
       after.onSuccess?.(u, v);
     },
     onError: after.onError,
+  });
+}
+
+/** The untouched leads on top of the deals board: keyed under deals, so every deal or activity change refreshes them. */
+export function useWaitingLeads(filters: { search: string; responsible_id: string; source: string }) {
+  const query = params(filters);
+  return useQuery({
+    queryKey: keysOf('deals').part('waiting-leads', query),
+    queryFn: () => unwrap(client.GET('/panel/api/leads/waiting', { params: { query } })),
+    // The waiting time is the server's: asked again every minute so "há N min" moves on.
+    refetchInterval: 60_000,
+  });
+}
+
+/** The signed-in person's unseen lead notices (the header's badge). */
+export function useLeadNotices() {
+  return useQuery({
+    queryKey: leadKeys.part('notices'),
+    queryFn: () => unwrap(client.GET('/panel/api/leads/notices')),
+    refetchInterval: 60_000,
+  });
+}
+
+export function useMarkLeadSeen() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => unwrap(client.POST('/panel/api/leads/{id}/seen', { params: { path: { id } } })),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: leadKeys.part('notices') }),
+  });
+}
+
+/** Início: each seller's leads and response times for a period (days; this month by default). */
+export function useLeadStats(period: { from?: string; to?: string }) {
+  const query = params(period);
+  return useQuery({
+    queryKey: leadKeys.part('stats', query),
+    queryFn: () => unwrap(client.GET('/panel/api/leads/stats', { params: { query } })),
+    placeholderData: (prev) => prev,
   });
 }

@@ -39,10 +39,11 @@ export function keysOf<R extends Resource>(resource: R) {
  * event seen by the live poll both invalidate the resource and these. The dashboard reads every area.
  */
 const ALSO_CHANGES: Partial<Record<Resource, readonly Resource[]>> = {
-  deals: ['clients', 'vehicles', 'financial', 'dashboard'],
+  // A lead arrives as a deal: the notices and the response times follow deals.
+  deals: ['clients', 'vehicles', 'financial', 'dashboard', 'leads'],
   vehicles: ['financial', 'dashboard'],
   clients: ['deals', 'dashboard'],
-  activities: ['deals', 'clients', 'dashboard'],
+  activities: ['deals', 'clients', 'dashboard', 'leads'],
   financial: ['clients', 'vehicles', 'dashboard'],
   phases: ['deals', 'vehicles', 'dashboard'],
   team: ['session'],

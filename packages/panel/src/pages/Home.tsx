@@ -6,6 +6,7 @@ import { usePhaseLabel } from '../api/phases';
 import { permissions, useCurrentSession } from '../auth/session';
 import { formatInt, formatMoney } from '../ui/format';
 import { ErrorState, Loading } from '../ui/States';
+import { LeadResponse } from './home/LeadResponse';
 import { WeightedPipeline } from './home/WeightedPipeline';
 
 /** The home after sign-in: the store's day in numbers, each tile a way into its page. */
@@ -127,6 +128,7 @@ export function HomePage() {
               </ul>
             </div>
           </div>
+          <LeadResponse />
           <WeightedPipeline months={d.weighted_pipeline} />
         </div>
       ) : null}

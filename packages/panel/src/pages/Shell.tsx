@@ -11,6 +11,7 @@ import { ErrorState } from '../ui/States';
 import { useToast } from '../ui/Toasts';
 import { useLiveChanges } from '../live/changes';
 import { ChangePasswordDialog } from './ChangePassword';
+import { LeadNotices } from './LeadNotices';
 
 interface NavItem {
   to: string;
@@ -70,6 +71,7 @@ function SignedIn({ session }: { session: Session }) {
           {team.name}
         </span>
         <span className="spacer" />
+        <LeadNotices />
         <UserMenu name={user.name} email={user.email} roleLabel={ROLE_LABELS[user.role]} />
       </header>
       <div className="layout">

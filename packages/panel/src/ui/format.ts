@@ -88,3 +88,15 @@ export function phaseLabel(name: string): string {
   const spaced = name.replace(/_+/g, ' ').trim();
   return spaced ? spaced[0]!.toLocaleUpperCase('pt-BR') + spaced.slice(1) : name;
 }
+
+/** A lead's waiting time from the server's whole minutes: "há 12 min", "há 2 h 05 min", "há 3 dias". */
+export function formatWaiting(minutes: number): string {
+  if (minutes < 1) return 'agora mesmo';
+  if (minutes < 60) return `há ${minutes} min`;
+  if (minutes < 1440) {
+    const m = minutes % 60;
+    return `há ${Math.floor(minutes / 60)} h${m ? ` ${String(m).padStart(2, '0')} min` : ''}`;
+  }
+  const days = Math.floor(minutes / 1440);
+  return `há ${days} ${days === 1 ? 'dia' : 'dias'}`;
+}

@@ -8,6 +8,7 @@ import { formatMoney } from '../../ui/format';
 import { PRIORITY_LABELS } from '../../ui/labels';
 import { ProbabilityBadge } from '../../ui/ProbabilityBadge';
 import { EmptyState, ErrorState, Loading } from '../../ui/States';
+import { WaitingLeads } from './WaitingLeads';
 
 /** The funnel: one column per phase, the cards of active deals. */
 export function DealsBoard({ params, onOpen, onCreate }: { params: DealBoardFilters; onOpen: (id: string) => void; onCreate: () => void }) {
@@ -32,6 +33,7 @@ export function DealsBoard({ params, onOpen, onCreate }: { params: DealBoardFilt
           </EmptyState>
         </div>
       ) : null}
+      <WaitingLeads params={params} onOpen={onOpen} />
       <Board<DealCard>
         noun="negócio"
         columns={board.data.columns}

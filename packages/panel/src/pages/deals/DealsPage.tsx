@@ -1,5 +1,6 @@
 import { Columns3, List, Plus } from 'lucide-react';
 import { useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import type { DealBoardFilters } from '../../api/deals';
 import { usePeople } from '../../api/people';
 import { Button } from '../../ui/Button';
@@ -15,7 +16,22 @@ export function DealsPage() {
   const [view, setView] = useState<'board' | 'list'>('board');
   const [filters, setFilters] = useState<DealBoardFilters>(EMPTY);
   const [creating, setCreating] = useState(false);
-  const [openId, setOpenId] = useState<string | null>(null);
+  // `?abrir=ID` (a lead notice in the header) opens that deal; closing it or opening another drops it.
+  const [query, setQuery] = useSearchParams();
+  const asked = query.get('abrir');
+  const [picked, setPicked] = useState<string | null>(null);
+  const openId = asked ?? picked;
+  const setOpenId = (id: string | null) => {
+    if (asked !== null)
+      setQuery(
+        (q) => {
+          q.delete('abrir');
+          return q;
+        },
+        { replace: true },
+      );
+    setPicked(id);
+  };
   const people = usePeople();
   const search = useDebounced(filters.search.trim());
   const source = useDebounced(filters.source.trim());
