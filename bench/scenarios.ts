@@ -236,6 +236,38 @@ export function dealBody(team: SeededTeam, prng: Prng): string {
   return JSON.stringify(body);
 }
 
+/** Leads sent so far by this run: each new-client lead gets its own e-mail, phone and external id. */
+let leadSeq = 0;
+
+/**
+ * POST /leads (issue 27) as a portal sends it. `new`: a person the book does not have (a client, a
+ * deal and the "Responder lead" call are created). `matched`: the CPF of a seeded client, each lead
+ * from a source of its own, so the match and the contact fill-in run and a deal is still created
+ * (the same client and source within 30 days would take the duplicate path: a note on that deal).
+ */
+export function leadBody(team: SeededTeam, prng: Prng, kind: 'new' | 'matched'): string {
+  const n = ++leadSeq;
+  const vehicle = data.vehicleTitle(prng);
+  const body: Record<string, unknown> = {
+    name: data.personName(prng).name,
+    message: `Tenho interesse no ${vehicle.title}. Aceita troca?`,
+    value: data.priceCents(prng, vehicle.basePrice) / 100,
+    wants_financing: prng.chance(0.5),
+  };
+  if (kind === 'new') {
+    Object.assign(body, {
+      email: `lead.bench.${n}.${Math.floor(prng.next() * 1_000_000)}@exemplo.com.br`,
+      mobile_phone: `(11) 9${String(10_000_000 + ((n * 7919) % 89_999_999)).slice(0, 8)}`,
+      source: 'webmotors',
+      external_id: `bench-${Date.now().toString(36)}-${n}`,
+    });
+  } else {
+    const cpfs = team.samples.cpfDigits;
+    Object.assign(body, { cpf: cpfs[Math.floor(prng.next() * cpfs.length)], email: `cliente.bench.${n}@exemplo.com.br`, source: `portal-${n}` });
+  }
+  return JSON.stringify(body);
+}
+
 export function writeScenarios(team: SeededTeam, prng: Prng): HttpScenario[] {
   // Phases the runner knows each sampled active deal to be in: every PUT moves a deal to the next phase.
   const active = team.samples.activeDeals.map((d) => ({ ...d }));
@@ -258,6 +290,22 @@ export function writeScenarios(team: SeededTeam, prng: Prng): HttpScenario[] {
       group: 'write',
       next: post,
       note: 'worker in a separate step: the event and its delivery row are written in the request',
+    },
+    {
+      ...base,
+      id: 'post-lead-new',
+      title: 'POST /leads (new client)',
+      group: 'write',
+      next: () => ({ method: 'POST', path: '/api/v1/leads', body: leadBody(team, prng, 'new') }),
+      note: 'one transaction: the lead row (source + external_id unique), no match by e-mail or phone, client + deal + "Responder lead" call, the round-robin cursor row-locked; 3 events',
+    },
+    {
+      ...base,
+      id: 'post-lead-matched',
+      title: 'POST /leads (matched client, by CPF)',
+      group: 'write',
+      next: () => ({ method: 'POST', path: '/api/v1/leads', body: leadBody(team, prng, 'matched') }),
+      note: 'a seeded client found by CPF (e-mail filled in when missing), a source of its own per lead so a deal is created, the call, the cursor; 2 events',
     },
     {
       ...base,

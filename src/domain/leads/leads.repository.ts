@@ -69,44 +69,57 @@ export async function findClientByKey(
   key: ClientKey,
   taxIds: { cpf: string | null; cnpj: string | null },
 ): Promise<{ id: string } | undefined> {
-  return db
-    .selectFrom('clients')
-    .select('id')
-    .where(visibleTo(scope))
-    .where((eb) => {
-      if (key.column !== 'phones') return eb(key.column, '=', key.value);
-      return eb.or([eb('phone_key', 'in', key.values), eb('mobile_phone_key', 'in', key.values), eb('whatsapp_key', 'in', key.values)]);
-    })
-    .$if(key.column !== 'cpf_normalized' && taxIds.cpf !== null, (q) =>
-      q.where((eb) => eb.or([eb('cpf_normalized', 'is', null), eb('cpf_normalized', '=', taxIds.cpf)])),
-    )
-    .$if(key.column !== 'cnpj_normalized' && taxIds.cnpj !== null, (q) =>
-      q.where((eb) => eb.or([eb('cnpj_normalized', 'is', null), eb('cnpj_normalized', '=', taxIds.cnpj)])),
-    )
-    .orderBy('status')
-    .orderBy('created_at')
-    .orderBy('id')
-    .limit(1)
-    .executeTakeFirst();
+  const matching = (column: 'cpf_normalized' | 'cnpj_normalized' | 'email_key' | 'phone_key' | 'mobile_phone_key' | 'whatsapp_key', values: string[]) =>
+    db
+      .selectFrom('clients')
+      .select(['id', 'status', 'created_at'])
+      .where(visibleTo(scope))
+      .where(column, 'in', values)
+      .$if(column !== 'cpf_normalized' && taxIds.cpf !== null, (q) =>
+        q.where((eb) => eb.or([eb('cpf_normalized', 'is', null), eb('cpf_normalized', '=', taxIds.cpf)])),
+      )
+      .$if(column !== 'cnpj_normalized' && taxIds.cnpj !== null, (q) =>
+        q.where((eb) => eb.or([eb('cnpj_normalized', 'is', null), eb('cnpj_normalized', '=', taxIds.cnpj)])),
+      );
+  // One branch per phone column, each on its own (team, key) index: an OR of the three reads every
+  // client of the team on SQLite. The few matches are sorted (no ORDER BY the team's status index could
+  // serve: SQLite, without ANALYZE statistics, would walk it for an unknown key).
+  const query =
+    key.column === 'phones'
+      ? matching('phone_key', key.values).unionAll(matching('mobile_phone_key', key.values)).unionAll(matching('whatsapp_key', key.values))
+      : matching(key.column, [key.value]);
+  const rows = await query.execute();
+  const byRank = (a: (typeof rows)[number], b: (typeof rows)[number]) =>
+    a.status.localeCompare(b.status) || new Date(a.created_at).getTime() - new Date(b.created_at).getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  const best = rows.sort(byRank)[0];
+  return best && { id: best.id };
 }
 
-/** The client's `ativo` deal created since `since` for the same car (or, without one, from the same source): the newest. */
-export const findRecentActiveDeal = (db: DbExecutor, teamId: string, clientId: string, since: string, same: { caseId: string } | { source: string | null }) =>
-  db
+/**
+ * The client's `ativo` deal created since `since` for the same car (or, without one, from the same
+ * source): the newest. Read by the client's (team, client, created) index only and picked here: a
+ * client has few deals, and SQLite (no statistics) would otherwise walk the team's deals by status,
+ * date or source.
+ */
+export async function findRecentActiveDeal(
+  db: DbExecutor,
+  teamId: string,
+  clientId: string,
+  since: string,
+  same: { caseId: string } | { source: string | null },
+): Promise<{ id: string } | undefined> {
+  const rows = await db
     .selectFrom('deals')
-    .select('id')
+    .select(['id', 'status', 'created_at', 'case_id', 'source'])
     .where('team_id', '=', teamId)
     .where('client_id', '=', clientId)
-    .where('status', '=', 'ativo')
     .where('created_at', '>=', since)
-    .where((eb) => {
-      if ('caseId' in same) return eb('case_id', '=', same.caseId);
-      return same.source === null ? eb('source', 'is', null) : eb('source', '=', same.source);
-    })
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+    .execute();
+  const newest = rows
+    .filter((d) => d.status === 'ativo' && ('caseId' in same ? d.case_id === same.caseId : d.source === same.source))
+    .sort((a, b) => new Date(b.created_at).getTime() - new Date(a.created_at).getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))[0];
+  return newest && { id: newest.id };
+}
 
 /**
  * Who may receive a lead of the pool: the team's active users who take leads. A store's lead goes to
