@@ -6,7 +6,7 @@ import { DEALS } from '../../src/domain/deals/deals.resource.js';
 import { FINANCIAL_RECORDS } from '../../src/domain/financial/financial.resource.js';
 import { createReadPlanner } from '../../src/domain/reads/read-planner.repository.js';
 import type { ListQuery, ResourceDescription } from '../../src/domain/reads/resource.js';
-import { teamScope } from '../../src/domain/reads/scope.js';
+import { storeScope, teamScope } from '../../src/domain/reads/scope.js';
 import { containsPattern, foldText } from '../../src/domain/shared/text-search.js';
 import { VEHICLES } from '../../src/domain/vehicles/vehicles.resource.js';
 import { DIALECTS } from '../support/dialects.js';
@@ -127,9 +127,10 @@ async function seed(t: Caller): Promise<void> {
 }
 
 /** The reference: one plain statement from the description (no compiled page, index hint, counter or walk). */
-async function reference(h: Harness, d: ResourceDescription, teamId: string, q: ListQuery): Promise<{ ids: string[]; total: number }> {
+async function reference(h: Harness, d: ResourceDescription, teamId: string, q: ListQuery, storeId?: string): Promise<{ ids: string[]; total: number }> {
   const t = d.table;
   const conditions = [sql`${sql.ref(`${t}.team_id`)} = ${teamId}`];
+  if (storeId !== undefined) conditions.push(sql`${sql.ref(`${t}.store_id`)} = ${storeId}`);
   if (q.status) conditions.push(sql`${sql.ref(`${t}.status`)} = ${q.status}`);
   else if ('equals' in d.listed.rule) conditions.push(sql`${sql.ref(`${t}.status`)} = ${d.listed.rule.equals}`);
   else conditions.push(sql`${sql.ref(`${t}.status`)} != ${d.listed.rule.notEquals}`);
@@ -280,6 +281,12 @@ describe.each(DIALECTS)('the read planner against a plain reference (%s)', (dial
     await seed(await previewTeam());
     team = await previewTeam();
     await seed(team);
+    // Both teams' records in two stores and none (by the id's last hex digit): a store-bound scope must read only its store's.
+    for (const { d } of RESOURCES) {
+      const last = sql`substr(cast(id as text), 36, 1)`;
+      await sql`update ${sql.table(d.table)} set store_id = case when ${last} in ('0','1','2','3','4','5','6') then 'loja-a'
+        when ${last} in ('7','8','9','a','b') then 'loja-b' else null end`.execute(h.testDb.db.kysely);
+    }
   }, 240_000);
   afterAll(async () => h?.close());
 
@@ -314,6 +321,42 @@ describe.each(DIALECTS)('the read planner against a plain reference (%s)', (dial
           const found = await planner.byId<{ id: string }>(d, teamScope(team.teamId), row.id, withAuthEpoch);
           expect(found.row?.id, `${d.table} ${row.id} ${withAuthEpoch}`).toBe(row.team_id === team.teamId ? row.id : undefined);
         }
+      }
+    },
+  );
+
+  it.each(RESOURCES.map((r) => [r.d.table, r] as const))(
+    '%s: a store-bound scope reads only its store on every path, lists and by id',
+    async (_table, { d, extra }) => {
+      const planner = createReadPlanner(h.testDb.db);
+      // Per-store client book: clients are store-filtered too (under `shared` they are not: scope.ts).
+      const scope = storeScope(team.teamId, 'loja-a', 'per_store');
+      const defaultSort = { field: 'created_at', direction: 'desc' as const };
+      let nonEmpty = 0;
+      for (const shape of shapes(d, extra)) {
+        const q: ListQuery = { filters: {}, sort: defaultSort, page: page(1), ...shape.q };
+        const answer = await planner.list<{ id: string }>(d, scope, q);
+        const want = await reference(h, d, team.teamId, q, 'loja-a');
+        expect({ ids: answer.rows.map((r) => r.id), total: answer.total }, `${d.table} in store: ${shape.label}`).toEqual(want);
+        if (want.ids.length > 0) nonEmpty++;
+      }
+      expect(nonEmpty).toBeGreaterThan(15);
+      const { rows } = await sql<{
+        id: string;
+        team_id: string;
+        store_id: string | null;
+      }>`select id, team_id, store_id from ${sql.table(d.table)} order by id limit 400`.execute(h.testDb.db.kysely);
+      for (const row of rows.filter((_, i) => i % 7 === 0)) {
+        for (const withAuthEpoch of [false, true]) {
+          const found = await planner.byId<{ id: string }>(d, scope, row.id, withAuthEpoch);
+          const visible = row.team_id === team.teamId && row.store_id === 'loja-a';
+          expect(found.row?.id, `${d.table} ${row.id} ${row.store_id} ${withAuthEpoch}`).toBe(visible ? row.id : undefined);
+        }
+      }
+      // Under a shared client book, a bound scope sees the team's every client.
+      if (d.table === 'clients') {
+        const q: ListQuery = { filters: {}, sort: defaultSort, page: page(1) };
+        expect((await planner.list(d, storeScope(team.teamId, 'loja-a'), q)).total).toBe((await reference(h, d, team.teamId, q)).total);
       }
     },
   );

@@ -35,7 +35,7 @@ import {
 import { countInRange, onlyCountedRange } from './range-counts.repository.js';
 import type { ListQuery, ResourceDescription } from './resource.js';
 import { confirmationPending, takeConfirmation } from './read-confirmation.js';
-import type { Scope } from './scope.js';
+import { storeCondition, type Scope } from './scope.js';
 
 /**
  * THE read planner: every list, search and read by id of a resource goes through here, from its
@@ -149,7 +149,10 @@ async function planList<R>(readers: Readers, d: ResourceDescription, scope: Scop
   const shallow = page.offset < DEEP_PAGE_OFFSET;
   // The board order of vehicle phases is read through a join of its own (phaseOrderedPage): no compiled page, no listed search.
   const byBoard = boardOrdered(d, sort.field);
-  if (shallow && !byBoard && onlyStatus(q) && d.listed.counted) {
+  // A store-bound scope reads through `filtered` (its store condition) on every path: the team-wide
+  // counters (per status, price buckets, the listed search's counts) do not hold a store's totals.
+  const teamWide = storeCondition(scope, d.table) === null;
+  if (teamWide && shallow && !byBoard && onlyStatus(q) && d.listed.counted) {
     const { equals, status } = statusCondition(d, q.status);
     const first = literalFirstPageLimit(page);
     const rows =
@@ -185,12 +188,13 @@ async function planList<R>(readers: Readers, d: ResourceDescription, scope: Scop
     return ordered(view().where(sql.ref(`${d.table}.id`), 'in', ids), d, dialect, sort).execute();
   };
   const total = (fromSearchIndex: boolean): Promise<number> => {
-    if (onlyStatus(q) && d.listed.counted) {
+    if (teamWide && onlyStatus(q) && d.listed.counted) {
       const { equals, status } = statusCondition(d, q.status);
       return countByStatus(db, scope.teamId, d.table as 'deals', equals ? { equals: status } : { notEquals: status });
     }
-    if (onlyCountedRange(d, q)) return countInRange(db, d, scope.teamId, q);
-    if (fromSearchIndex && listsListed(d, q.status) && onlySearch(q)) return countListedSearchHits(db, d.table as 'deals', queries(q.search!), scope.teamId);
+    if (teamWide && onlyCountedRange(d, q)) return countInRange(db, d, scope.teamId, q);
+    if (teamWide && fromSearchIndex && listsListed(d, q.status) && onlySearch(q))
+      return countListedSearchHits(db, d.table as 'deals', queries(q.search!), scope.teamId);
     return where(
       fromResource(db, d).select((eb) => eb.fn.countAll<number>().as('total')),
       fromSearchIndex,
@@ -216,7 +220,7 @@ async function planList<R>(readers: Readers, d: ResourceDescription, scope: Scop
   // (its statement weighs the hits against them): page and total in one statement (search-sql.ts). On
   // PostgreSQL in date order only (the one sort with an index on every table, which a dense search walks).
   const listedSearchOnly =
-    q.search !== undefined && d.search !== undefined && d.listed.counted && listsListed(d, q.status) && onlySearch(q) && shallow && !byBoard;
+    teamWide && q.search !== undefined && d.search !== undefined && d.listed.counted && listsListed(d, q.status) && onlySearch(q) && shallow && !byBoard;
   const listedSearchServed =
     dialect === 'sqlite' ? d.search?.sqliteIndex !== undefined && q.search !== undefined && sqliteIndexServes(queries(q.search)) : sort.field === 'created_at';
   if (listedSearchOnly && listedSearchServed) {
@@ -251,26 +255,50 @@ const byId = perShape(
     ),
 );
 
+/** The same in a store-bound scope: the store's condition (scope.ts, `storeCondition`) in the statement. */
+const byIdInStore = perShape(
+  (d: ResourceDescription, column: string) => `${d.table} ${column}`,
+  (d: ResourceDescription, column: string) =>
+    compiledQuery(`${d.table}_by_id_in_store_${column}`, (db: DbExecutor, teamId: string, id: string, storeId: string) =>
+      selectView<Row>(fromResource(db, d), d)
+        .where(sql.ref(`${d.table}.team_id`), '=', teamId)
+        .where(sql.ref(`${d.table}.id`), '=', id)
+        .where(sql.ref(`${d.table}.${column}`), '=', storeId),
+    ),
+);
+
 /**
  * The same, with the auth_epoch counter of its snapshot: from the counter's one-row table, the
  * record left-joined, so the statement always returns one row (the counter) and confirms a cached
  * authentication in the read's own round trip.
  */
+function byIdWithAuthEpochQuery(db: DbExecutor, d: ResourceDescription, teamId: string, id: string, store: { column: string; value: string } | null) {
+  const t = d.table;
+  let q = (db.selectFrom(authEpochTable()) as unknown as ReadQuery<object>).leftJoin(t, (join) => {
+    const inTeam = join.on(sql.ref(`${t}.team_id`), '=', teamId).on(sql.ref(`${t}.id`), '=', id);
+    return store === null ? inTeam : inTeam.on(sql.ref(`${t}.${store.column}`), '=', store.value);
+  }) as unknown as ReadQuery<object>;
+  if (d.clientName) {
+    q = q.leftJoin('clients', (join) =>
+      join.on(sql.ref('clients.id'), '=', sql.ref(`${t}.client_id`)).on(sql.ref('clients.team_id'), '=', sql.ref(`${t}.team_id`)),
+    );
+  }
+  return selectView<Row>(q, d).select(sql.ref<number | string | null>('e.n').as('auth_epoch'));
+}
+
 const byIdWithAuthEpoch = perShape(
   (d: ResourceDescription) => d.table,
   (d: ResourceDescription) =>
-    compiledQuery(`${d.table}_by_id_auth_epoch`, (db: DbExecutor, teamId: string, id: string) => {
-      const t = d.table;
-      let q = (db.selectFrom(authEpochTable()) as unknown as ReadQuery<object>).leftJoin(t, (join) =>
-        join.on(sql.ref(`${t}.team_id`), '=', teamId).on(sql.ref(`${t}.id`), '=', id),
-      ) as unknown as ReadQuery<object>;
-      if (d.clientName) {
-        q = q.leftJoin('clients', (join) =>
-          join.on(sql.ref('clients.id'), '=', sql.ref(`${t}.client_id`)).on(sql.ref('clients.team_id'), '=', sql.ref(`${t}.team_id`)),
-        );
-      }
-      return selectView<Row>(q, d).select(sql.ref<number | string | null>('e.n').as('auth_epoch'));
-    }),
+    compiledQuery(`${d.table}_by_id_auth_epoch`, (db: DbExecutor, teamId: string, id: string) => byIdWithAuthEpochQuery(db, d, teamId, id, null)),
+);
+
+/** The same in a store-bound scope. */
+const byIdWithAuthEpochInStore = perShape(
+  (d: ResourceDescription, column: string) => `${d.table} ${column}`,
+  (d: ResourceDescription, column: string) =>
+    compiledQuery(`${d.table}_by_id_auth_epoch_in_store_${column}`, (db: DbExecutor, teamId: string, id: string, storeId: string) =>
+      byIdWithAuthEpochQuery(db, d, teamId, id, { column, value: storeId }),
+    ),
 );
 
 /**
@@ -286,9 +314,18 @@ export async function readById<R>(
   id: string,
   withAuthEpoch: boolean,
 ): Promise<{ row: R | undefined; authEpoch: number | null }> {
-  if (!withAuthEpoch && !confirmationPending())
-    return { row: (await byId(d).executeTakeFirst(readers.kysely, scope.teamId, id)) as R | undefined, authEpoch: null };
-  const found = await byIdWithAuthEpoch(d).takeFirstCommitted(readers.committedReader, readers.kysely, scope.teamId, id);
+  const store = storeCondition(scope, d.table);
+  if (!withAuthEpoch && !confirmationPending()) {
+    const row =
+      store === null
+        ? await byId(d).executeTakeFirst(readers.kysely, scope.teamId, id)
+        : await byIdInStore(d, store.column).executeTakeFirst(readers.kysely, scope.teamId, id, store.value);
+    return { row: row as R | undefined, authEpoch: null };
+  }
+  const found =
+    store === null
+      ? await byIdWithAuthEpoch(d).takeFirstCommitted(readers.committedReader, readers.kysely, scope.teamId, id)
+      : await byIdWithAuthEpochInStore(d, store.column).takeFirstCommitted(readers.committedReader, readers.kysely, scope.teamId, id, store.value);
   const read = splitAuthEpoch<R>(found as { auth_epoch: number | string | null; id: string | null } | undefined);
   await takeConfirmation()?.(read.authEpoch);
   return read;

@@ -6,7 +6,7 @@ import { sortOrder, teamColumn } from '../shared/list-sql.js';
 import { containsCondition, searchCondition, type SearchScope } from '../shared/search-sql.js';
 import { exactSearch, searchQueries } from './exact-search.repository.js';
 import type { ListQuery, ResourceDescription, ResourceTable } from './resource.js';
-import type { Scope } from './scope.js';
+import { storeCondition, type Scope } from './scope.js';
 
 /**
  * The pieces every read of a resource is built from, read off its description (resource.ts): the
@@ -36,11 +36,14 @@ export function selectView<O>(query: ReadQuery<object>, d: ResourceDescription):
 }
 
 /**
- * The scope's conditions: the caller's team. `fromSearchIndex` (SQLite): the team column behind a
- * unary `+`, so the planner finds the rows from the search index's hits instead of walking the team.
+ * The scope's conditions: the caller's team, and its store when it is bound to one (scope.ts,
+ * `storeCondition`). `fromSearchIndex` (SQLite): the team column behind a unary `+`, so the planner
+ * finds the rows from the search index's hits instead of walking the team.
  */
 export function inScope<O>(query: ReadQuery<O>, d: ResourceDescription, scope: Scope, fromSearchIndex = false): ReadQuery<O> {
-  return query.where(teamColumn(d.table as 'deals', fromSearchIndex), '=', scope.teamId);
+  const inTeam = query.where(teamColumn(d.table as 'deals', fromSearchIndex), '=', scope.teamId);
+  const store = storeCondition(scope, d.table);
+  return store === null ? inTeam : inTeam.where(ref(d.table, store.column), '=', store.value);
 }
 
 /** Whether the list shows the listed rows only (no status asked, or the listed status itself): the search index's `listed` scope. */
