@@ -25,6 +25,8 @@ export interface DealExplanation extends Explanation {
 
 const HOUR = 3_600_000;
 const WRITE_CHUNK = 500;
+/** A whole team is refreshed this many deals at a time, the event loop free between pages (100,000 deals must not stall the server). */
+const PAGE = 250;
 const NONE: AiFields = { ai_win_probability: null, ai_summary: null };
 
 const ids = (values: Array<string | null>) => [...new Set(values.map((v) => (v === null ? null : canonicalId(v))).filter((v): v is string => v !== null))];
@@ -153,6 +155,31 @@ export function createAiServing(db: Db, { clock }: { clock: Clock }) {
     return changed;
   }
 
+  /** Teams known to have a phase entry on every deal (checked once per process). */
+  const phaseEntriesKnown = new Set<string>();
+
+  /**
+   * Every deal of the team but the archived, PAGE deals at a time (each page reads its own inputs in
+   * the same batch statements), yielding to the event loop between pages, so a team of 100,000 deals
+   * never holds it for long. Deals written before migration 0014 need the team's events once: the
+   * first refresh of such a team does it in one pass.
+   */
+  async function refreshAll(teamId: string): Promise<number> {
+    let changed = 0;
+    if (!phaseEntriesKnown.has(teamId)) {
+      if (await repo.anyDealWithoutPhaseEntry(db.kysely, teamId)) changed += await refresh(db.kysely, teamId);
+      phaseEntriesKnown.add(teamId);
+    }
+    let after: repo.DealCursor | null = null;
+    do {
+      const page: { ids: string[]; next: repo.DealCursor | null } = await repo.dealIdsPage(db.kysely, teamId, after, PAGE);
+      changed += await refresh(db.kysely, teamId, page.ids);
+      after = page.next;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    } while (after);
+    return changed;
+  }
+
   return {
     /**
      * The fields of one deal about to be written (a create or a PUT, in its transaction): one
@@ -196,7 +223,7 @@ export function createAiServing(db: Db, { clock }: { clock: Clock }) {
     },
 
     /** Every deal of the team but the archived (after a training; hourly from the scheduler). */
-    refreshTeam: (teamId: string) => refresh(db.kysely, teamId),
+    refreshTeam: refreshAll,
 
     /**
      * The scheduler's look: each team's deals at most once an hour (per process; a refresh writes only
@@ -208,7 +235,7 @@ export function createAiServing(db: Db, { clock }: { clock: Clock }) {
       for (const teamId of await repo.teamsWithDeals(db.kysely)) {
         if (now - (refreshedAt.get(teamId) ?? -Infinity) < HOUR) continue;
         refreshedAt.set(teamId, now);
-        changed += await refresh(db.kysely, teamId);
+        changed += await refreshAll(teamId);
       }
       return changed;
     },

@@ -51,9 +51,10 @@ export async function loadActivityFacts(db: DbExecutor, teamId: string, dealIds?
   let q = db
     .selectFrom('activities')
     .select(['deal_id', 'type', 'status', 'title', 'created_at', 'due_at', 'completed_at', 'cancelled_at'])
-    .where('team_id', '=', teamId)
-    .where('deal_id', 'is not', null);
-  if (dealIds) q = q.where('deal_id', 'in', [...dealIds]);
+    .where('team_id', '=', teamId);
+  // With a list, `in` alone: adding `is not null` made SQLite range-scan the team's every activity
+  // (deal_id > NULL) instead of looking each deal up, per page of a team's refresh.
+  q = dealIds ? q.where('deal_id', 'in', [...dealIds]) : q.where('deal_id', 'is not', null);
   const rows = await q.execute();
   return rows.map((r) => ({
     deal_id: r.deal_id!,

@@ -143,6 +143,39 @@ export async function loadDealFactsForServing(db: DbExecutor, teamId: string, id
   });
 }
 
+/** Where a page of a team's deals ended: the last deal's creation and id (the order of deals_team_created_idx). */
+export interface DealCursor {
+  created_at: string | Date;
+  id: string;
+}
+
+/** The ids of the next `limit` deals of the team not archived, in (created_at, id) order after `after`. */
+export async function dealIdsPage(
+  db: DbExecutor,
+  teamId: string,
+  after: DealCursor | null,
+  limit: number,
+): Promise<{ ids: string[]; next: DealCursor | null }> {
+  let q = db.selectFrom('deals').select(['id', 'created_at']).where('team_id', '=', teamId).where('status', '!=', 'arquivado');
+  if (after) q = q.where(sql<boolean>`(created_at, id) > (${after.created_at}, ${after.id})`);
+  const rows = await q.orderBy('created_at').orderBy('id').limit(limit).execute();
+  const last = rows[rows.length - 1];
+  return { ids: rows.map((r) => r.id), next: rows.length < limit || !last ? null : { created_at: last.created_at, id: last.id } };
+}
+
+/** Whether a deal of the team not archived has no phase entry yet (written before migration 0014). */
+export async function anyDealWithoutPhaseEntry(db: DbExecutor, teamId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('deals')
+    .select('id')
+    .where('team_id', '=', teamId)
+    .where('status', '!=', 'arquivado')
+    .where('phase_changed_at', 'is', null)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Ids of a client's deals that are not archived (whose summary names the client). */
 export async function dealIdsOfClient(db: DbExecutor, teamId: string, clientId: string): Promise<string[]> {
   const rows = await db
@@ -162,9 +195,9 @@ export async function clientFirstDeals(db: DbExecutor, teamId: string, clientIds
     .selectFrom('deals')
     .select((eb) => ['client_id', eb.fn.min('created_at').as('first')])
     .where('team_id', '=', teamId)
-    .where('client_id', 'is not', null)
     .groupBy('client_id');
-  if (clientIds) q = q.where('client_id', 'in', [...clientIds]);
+  // With a list, `in` alone (with `is not null` SQLite range-scans the team's deals instead of looking each client up).
+  q = clientIds ? q.where('client_id', 'in', [...clientIds]) : q.where('client_id', 'is not', null);
   const rows = await q.execute();
   return new Map(rows.map((r) => [r.client_id!, ms(r.first)!]));
 }
