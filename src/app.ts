@@ -10,6 +10,7 @@ import { clientErrorHandler } from './http/client-errors.js';
 import { clientsRoutes } from './http/routes/clients.routes.js';
 import { dealsRoutes } from './http/routes/deals.routes.js';
 import { leadsRoutes } from './http/routes/leads.routes.js';
+import { storesRoutes } from './http/routes/stores.routes.js';
 import { healthRoutes } from './http/routes/health.routes.js';
 import { homeRoutes } from './http/routes/home.routes.js';
 import { previewRoutes } from './http/routes/preview-gate.js';
@@ -125,6 +126,7 @@ export async function buildApp({
       await api.register(clientsRoutes(services.clients));
       await api.register(leadsRoutes(services.leads));
       await api.register(vehiclesRoutes(services.vehicles));
+      await api.register(storesRoutes(services.stores));
       // The announced endpoints: 501 unless a team's preview is on (src/http/routes/preview-gate.ts).
       await api.register(previewRoutes(services));
       await api.register(openApiRoutes);

@@ -1,4 +1,5 @@
 import { createClientsService } from '../domain/clients/clients.service.js';
+import { createStoresService } from '../domain/stores/stores.service.js';
 import { createDealsService } from '../domain/deals/deals.service.js';
 import { createLossReasonsService } from '../domain/deals/loss-reasons.service.js';
 import { createReadPlanner } from '../domain/reads/read-planner.repository.js';
@@ -65,6 +66,7 @@ export function createServices(db: Db, options: ServicesOptions = {}) {
     }),
     deals,
     clients,
+    stores: createStoresService(db, { clock, reads, teams }),
     leads: createLeadsService(db, { clock, clients, deals, activities }),
     leadPanel: createLeadPanelService(db, { clock }),
     webhooks: createWebhooksService(db, { teams, clock, allowPrivateTargets: options.allowPrivateWebhookTargets }),

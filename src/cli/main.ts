@@ -6,6 +6,7 @@ import { aiCommand } from './commands/ai.command.js';
 import { demoCommand } from './commands/demo.command.js';
 import { keysCommand } from './commands/keys.command.js';
 import { migrateCommand, serveCommand } from './commands/serve.command.js';
+import { storesCommand } from './commands/stores.command.js';
 import { teamsCommand } from './commands/teams.command.js';
 import { webhooksCommand } from './commands/webhooks.command.js';
 import { workerCommand } from './commands/worker.command.js';
@@ -26,6 +27,7 @@ const program = new Command('autosales')
   .addCommand(serveCommand())
   .addCommand(migrateCommand())
   .addCommand(teamsCommand())
+  .addCommand(storesCommand())
   .addCommand(keysCommand())
   .addCommand(webhooksCommand())
   .addCommand(workerCommand())

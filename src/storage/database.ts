@@ -17,6 +17,35 @@ export interface TeamTable {
   lead_response_minutes: ColumnType<number, number | undefined, number>;
   /** The loss reasons the panel offers, a JSON array of labels; null: the defaults (migration 0017). */
   loss_reasons: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Stores (migration 0018): one client book for the team or one per store, and whether sellers see only their own deals. */
+  client_book: ColumnType<'shared' | 'per_store', 'shared' | 'per_store' | undefined, 'shared' | 'per_store'>;
+  seller_visibility: ColumnType<'all' | 'own', 'all' | 'own' | undefined, 'all' | 'own'>;
+}
+
+/** A store of the team (migration 0018). */
+export interface StoreTable {
+  id: string;
+  team_id: string;
+  name: string;
+  name_key: string;
+  cnpj: string | null;
+  cnpj_normalized: string | null;
+  phone: string | null;
+  whatsapp: string | null;
+  email: string | null;
+  /** JSON: the Address object, as clients store it. */
+  address: string | null;
+  status: 'active' | 'inactive';
+  search_text: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** What a migration left for the operator (migration 0018). */
+export interface MigrationNoteTable {
+  migration: string;
+  note: string;
+  created_at: Timestamp;
 }
 
 export interface TeamPhaseTable {
@@ -41,6 +70,8 @@ export interface ApiKeyTable {
   revoked_at: Timestamp | null;
   /** Last authenticated request (recorded at most once a minute per key); migration 0007. */
   last_used_at: Timestamp | null;
+  /** The store the key is bound to; null: the whole team (migration 0018). */
+  store_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface DealTable {
@@ -170,6 +201,8 @@ export interface WebhookTable {
   updated_at: Timestamp;
   /** Free text shown in the panel; migration 0007. */
   description: string | null;
+  /** The store whose events it receives; null: the whole team (migration 0018). */
+  store_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface DeliveryTable {
@@ -325,6 +358,8 @@ export interface ActivityTable {
   completed_at: Timestamp | null;
   cancelled_at: Timestamp | null;
   title_key: string;
+  /** Migration 0018. */
+  store_id: ColumnType<string | null, string | null | undefined, string | null>;
   search_text: string;
   created_at: Timestamp;
   updated_at: Timestamp;
@@ -347,6 +382,8 @@ export interface FinancialRecordTable {
   vehicle_id: string | null;
   notes: string | null;
   cancelled_at: Timestamp | null;
+  /** Migration 0018. */
+  store_id: ColumnType<string | null, string | null | undefined, string | null>;
   search_text: string;
   created_at: Timestamp;
   updated_at: Timestamp;
@@ -377,6 +414,8 @@ export interface UserTable {
   /** Migration 0016: whether the round-robin gives them leads (on for sellers by default). */
   takes_leads: ColumnType<boolean | number, number | undefined, number>;
   /** `scrypt$…` (domain/users/password.ts); null until set through a password link. */
+  /** The store the user is bound to; null: the whole team (migration 0018). */
+  store_id: ColumnType<string | null, string | null | undefined, string | null>;
   password_hash: string | null;
   password_changed_at: Timestamp | null;
   deactivated_at: Timestamp | null;
@@ -440,6 +479,8 @@ export interface LeadCursorTable {
 }
 
 export interface Database {
+  stores: StoreTable;
+  migration_notes: MigrationNoteTable;
   leads: LeadTable;
   lead_cursors: LeadCursorTable;
   users: UserTable;

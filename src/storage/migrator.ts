@@ -34,3 +34,9 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
     }
   });
 }
+
+/** The notes the given migrations left for the operator (table `migration_notes`, migration 0018). */
+export async function migrationNotes(db: Db, migrations: readonly string[]): Promise<Array<{ migration: string; note: string }>> {
+  if (migrations.length === 0) return [];
+  return db.kysely.selectFrom('migration_notes').select(['migration', 'note']).where('migration', 'in', migrations).execute();
+}

@@ -4,6 +4,7 @@ import { boardTotalsByPhase } from '../../src/domain/shared/list-sql.js';
 import type { Database } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrator.js';
 import { DIALECTS, openTestDb, stepMigrator } from '../support/dialects.js';
+import { storeOf } from '../support/stores.js';
 import { createHarness, type Caller, type Harness } from '../support/harness.js';
 import { seedOnOldSchema } from '../support/old-schema.js';
 
@@ -138,9 +139,10 @@ for (const dialect of DIALECTS) {
 
     it('a filtered board still groups its own rows (the totals cover the unfiltered board only)', async () => {
       const t = await h.team();
-      await created(t, '/deals', { title: 'Da loja 1', value: 100, store_id: 'loja-1' });
-      await created(t, '/deals', { title: 'Da loja 2', value: 200, store_id: 'loja-2' });
-      const board = await h.services.boards.dealsBoard(t.teamId, { store_id: 'loja-2' }, 20);
+      const [loja1, loja2] = [await storeOf(h, t.teamId, 'Loja 1'), await storeOf(h, t.teamId, 'Loja 2')];
+      await created(t, '/deals', { title: 'Da loja 1', value: 100, store_id: loja1 });
+      await created(t, '/deals', { title: 'Da loja 2', value: 200, store_id: loja2 });
+      const board = await h.services.boards.dealsBoard(t.teamId, { store_id: loja2 }, 20);
       expect(board.columns.find((c) => c.phase === 'lead')).toMatchObject({ count: 1, total_value: 200 });
     });
   });

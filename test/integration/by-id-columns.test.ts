@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storeOf } from '../support/stores.js';
 import { createHarness, type Harness } from '../support/harness.js';
 import { DIALECTS } from '../support/dialects.js';
 
@@ -22,6 +23,7 @@ describe.each(DIALECTS)('%s: GET by id through the counter read answers what the
     h = await createHarness(dialect);
     const t = await h.team();
     teamId = t.teamId;
+    const centro = await storeOf(h, teamId);
     const created = async (path: string, body: Record<string, unknown>) => {
       const res = await t.post(path, body);
       expect(res.status, res.text).toBe(201);
@@ -42,7 +44,7 @@ describe.each(DIALECTS)('%s: GET by id through the counter read answers what the
       nationality: 'brasileira',
       segment: 'premium',
       source: 'indicação',
-      store_id: 'loja-centro',
+      store_id: centro,
       address: {
         street: 'Rua das Flores',
         number: '10',
@@ -77,7 +79,7 @@ describe.each(DIALECTS)('%s: GET by id through the counter read answers what the
         client_id: pf,
         responsible_id: 'user-42',
         source: 'showroom',
-        store_id: 'loja-centro',
+        store_id: centro,
         case_id: 'case-7',
         tags: ['suv', 'financiado'],
       }),
@@ -106,7 +108,7 @@ describe.each(DIALECTS)('%s: GET by id through the counter read answers what the
       description: 'Único dono',
       features: ['ar-condicionado'],
       tags: ['destaque'],
-      store_id: 'loja-centro',
+      store_id: centro,
     });
     expect((await t.put(`/vehicles/${sold}`, { status: 'vendido' })).status).toBe(200);
     ids.vehicles = [sold, await created('/vehicles', { title: 'Fiat Uno', brand: 'Fiat', model: 'Uno' })];

@@ -24,7 +24,7 @@ import {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const KEY = /^ask_[A-Za-z0-9_-]{43,}$/;
-const ALL_SCOPES = ['clients:read', 'clients:write', 'deals:read', 'deals:write', 'leads:write', 'vehicles:read', 'vehicles:write'];
+const ALL_SCOPES = ['clients:read', 'clients:write', 'deals:read', 'deals:write', 'leads:write', 'stores:read', 'vehicles:read', 'vehicles:write'];
 const UNKNOWN_ID = '0190a000-0000-7000-8000-000000000000';
 const STACK_FRAME = /^\s+at .+[:(]/m;
 

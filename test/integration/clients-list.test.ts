@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeClock } from '../support/clock.js';
 import { DIALECTS } from '../support/dialects.js';
 import { expectError } from '../support/expect.js';
+import { storeOf } from '../support/stores.js';
 import { createHarness, type Caller, type Harness } from '../support/harness.js';
 
 // GET /clients: list shape, filters, pagination, sorting and search.
@@ -58,7 +59,7 @@ for (const dialect of DIALECTS) {
           birth_date: '1990-01-01',
           gender: 'outro',
           segment: 'vip',
-          store_id: 'loja-1',
+          store_id: await storeOf(h, t.teamId),
           source: 'site',
           address: { city: 'São Paulo' },
           notes: 'n',
@@ -96,7 +97,7 @@ for (const dialect of DIALECTS) {
           cpf: '529.982.247-25',
           segment: 'vip',
           status: 'active',
-          store_id: 'loja-1',
+          store_id: p.store_id,
           created_at: p.created_at,
         });
         expect(pjItem).toMatchObject({ cnpj: '11.222.333/0001-81', legal_name: 'PJ Ltda', trade_name: 'PJ', status: 'active', created_at: j.created_at });
@@ -133,17 +134,18 @@ for (const dialect of DIALECTS) {
 
       it('type, segment and store_id filters, alone and combined', async () => {
         const t = await h.team();
-        await create(t, { type: 'PF', name: 'PF vip loja1', segment: 'vip', store_id: 'loja-1' });
-        await create(t, { type: 'PF', name: 'PF regular loja2', segment: 'regular', store_id: 'loja-2' });
-        await create(t, { type: 'PJ', name: 'PJ vip loja2', segment: 'vip', store_id: 'loja-2' });
+        const [loja1, loja2, loja9] = [await storeOf(h, t.teamId, 'Loja 1'), await storeOf(h, t.teamId, 'Loja 2'), await storeOf(h, t.teamId, 'Loja 9')];
+        await create(t, { type: 'PF', name: 'PF vip loja1', segment: 'vip', store_id: loja1 });
+        await create(t, { type: 'PF', name: 'PF regular loja2', segment: 'regular', store_id: loja2 });
+        await create(t, { type: 'PJ', name: 'PJ vip loja2', segment: 'vip', store_id: loja2 });
         await create(t, { type: 'PJ', name: 'PJ sem segmento' });
         expect((await names(t, 'type=PF')).sort()).toEqual(['PF regular loja2', 'PF vip loja1']);
         expect((await names(t, 'type=PJ')).sort()).toEqual(['PJ sem segmento', 'PJ vip loja2']);
         expect((await names(t, 'segment=vip')).sort()).toEqual(['PF vip loja1', 'PJ vip loja2']);
         expect(await names(t, 'segment=premium')).toEqual([]);
-        expect((await names(t, 'store_id=loja-2')).sort()).toEqual(['PF regular loja2', 'PJ vip loja2']);
-        expect(await names(t, 'store_id=loja-9')).toEqual([]);
-        expect(await names(t, 'type=PJ&segment=vip&store_id=loja-2')).toEqual(['PJ vip loja2']);
+        expect((await names(t, `store_id=${loja2}`)).sort()).toEqual(['PF regular loja2', 'PJ vip loja2']);
+        expect(await names(t, `store_id=${loja9}`)).toEqual([]);
+        expect(await names(t, `type=PJ&segment=vip&store_id=${loja2}`)).toEqual(['PJ vip loja2']);
         const combined = await list(t, 'type=PF&segment=vip');
         expect(combined.data.map((c) => c.name)).toEqual(['PF vip loja1']);
         expect(combined.pagination).toEqual({ page: 1, limit: 20, total: 1, pages: 1 });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeClock } from '../support/clock.js';
 import { DIALECTS } from '../support/dialects.js';
 import { expectError } from '../support/expect.js';
+import { storeOf } from '../support/stores.js';
 import { createHarness, type Caller, type Harness } from '../support/harness.js';
 
 // Single-record client endpoints: POST, GET, PUT, DELETE /clients(/:id), and the CPF/CNPJ rules.
@@ -93,7 +94,7 @@ for (const dialect of DIALECTS) {
           nationality: 'brasileira',
           segment: 'vip',
           source: 'showroom',
-          store_id: 'loja-centro',
+          store_id: await storeOf(h, t.teamId),
           address: {
             street: 'Av. Paulista',
             number: '1000',
@@ -572,7 +573,7 @@ for (const dialect of DIALECTS) {
             cpf: '529.982.247-25',
             birth_date: '1980-01-01',
             gender: 'outro',
-            store_id: 's1',
+            store_id: await storeOf(h, t.teamId),
           }),
         );
         const res = await t.put(`/clients/${c.id}`, {

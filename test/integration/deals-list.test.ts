@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeClock } from '../support/clock.js';
 import { DIALECTS } from '../support/dialects.js';
 import { expectError } from '../support/expect.js';
+import { storeOf } from '../support/stores.js';
 import { createHarness, type Caller, type Harness } from '../support/harness.js';
 
 const UNKNOWN_UUID = '0190f5c2-7e1a-7b3c-8d4e-5f6a7b8c9d0e';
@@ -197,10 +198,11 @@ for (const dialect of DIALECTS) {
 
       it('responsible_id, source and store_id are exact filters', async () => {
         const t = await h.team();
+        const [loja1, loja2] = [await storeOf(h, t.teamId, 'Loja 1'), await storeOf(h, t.teamId, 'Loja 2')];
         const [a, b, c] = await createDeals(t, [
-          { responsible_id: 'user-1', source: 'showroom', store_id: 'loja-1' },
-          { responsible_id: 'user-2', source: 'portal', store_id: 'loja-1' },
-          { responsible_id: 'user-1', source: 'portal', store_id: 'loja-2' },
+          { responsible_id: 'user-1', source: 'showroom', store_id: loja1 },
+          { responsible_id: 'user-2', source: 'portal', store_id: loja1 },
+          { responsible_id: 'user-1', source: 'portal', store_id: loja2 },
           {},
         ]);
         expect(await idsOf(t, 'responsible_id=user-1')).toEqual([c.id, a.id]);
@@ -209,9 +211,9 @@ for (const dialect of DIALECTS) {
         expect(await idsOf(t, 'source=portal')).toEqual([c.id, b.id]);
         expect(await idsOf(t, 'source=showroom')).toEqual([a.id]);
         expect(await idsOf(t, 'source=site')).toEqual([]);
-        expect(await idsOf(t, 'store_id=loja-1')).toEqual([b.id, a.id]);
-        expect(await idsOf(t, 'store_id=loja-2')).toEqual([c.id]);
-        expect((await list(t, 'store_id=loja-1')).pagination.total).toBe(2);
+        expect(await idsOf(t, `store_id=${loja1}`)).toEqual([b.id, a.id]);
+        expect(await idsOf(t, `store_id=${loja2}`)).toEqual([c.id]);
+        expect((await list(t, `store_id=${loja1}`)).pagination.total).toBe(2);
       });
 
       it('min_value and max_value are inclusive; deals without value never match', async () => {
@@ -262,20 +264,21 @@ for (const dialect of DIALECTS) {
       it('combined filters all apply', async () => {
         const t = await h.team();
         const client = (await t.post('/clients', { type: 'PF', name: 'Cliente Combo' })).body.data;
-        const base = { phase: 'proposta', value: 500, source: 'site', store_id: 'loja-9', client_id: client.id, responsible_id: 'u1' };
+        const [loja1, loja9] = [await storeOf(h, t.teamId, 'Loja 1'), await storeOf(h, t.teamId, 'Loja 9')];
+        const base = { phase: 'proposta', value: 500, source: 'site', store_id: loja9, client_id: client.id, responsible_id: 'u1' };
         const [match, , , , , , , , other] = await createDeals(t, [
           { ...base, title: 'Civic alvo' },
           { ...base, title: 'Civic fase errada', phase: 'lead' },
           { ...base, title: 'Civic valor baixo', value: 100 },
           { ...base, title: 'Civic fonte errada', source: 'portal' },
-          { ...base, title: 'Civic loja errada', store_id: 'loja-1' },
+          { ...base, title: 'Civic loja errada', store_id: loja1 },
           { ...base, title: 'Civic sem cliente', client_id: null },
           { ...base, title: 'Civic outro responsável', responsible_id: 'u2' },
           { ...base, title: 'Corolla busca errada' },
           { ...base, title: 'Civic ganho' },
         ]);
         await setStatus(t, other.id, 'ganho');
-        const query = `status=ativo&phase=proposta&min_value=200&max_value=500&source=site&store_id=loja-9&client_id=${client.id}&responsible_id=u1&search=civic`;
+        const query = `status=ativo&phase=proposta&min_value=200&max_value=500&source=site&store_id=${loja9}&client_id=${client.id}&responsible_id=u1&search=civic`;
         const res = await list(t, query);
         expect(res.data.map((d) => d.id)).toEqual([match.id]);
         expect(res.pagination).toEqual({ page: 1, limit: 20, total: 1, pages: 1 });

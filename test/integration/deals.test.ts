@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeClock } from '../support/clock.js';
 import { DIALECTS } from '../support/dialects.js';
 import { expectError } from '../support/expect.js';
+import { storeOf } from '../support/stores.js';
 import { createHarness, type Caller, type Harness } from '../support/harness.js';
 
 /** `YYYY-MM-DDTHH:MM:SSZ`, no fraction (DECISIONS.md, Representation). */
@@ -113,6 +114,7 @@ for (const dialect of DIALECTS) {
       it('stores every field sent and embeds the client as {id, name}', async () => {
         const t = await h.team();
         const client = await createClient(t, 'Maria Oliveira');
+        const centro = await storeOf(h, t.teamId);
         const res = await t.post('/deals', {
           title: 'Corolla XEi',
           description: 'Cliente quer troca',
@@ -124,7 +126,7 @@ for (const dialect of DIALECTS) {
           client_id: client.id,
           responsible_id: 'user-42',
           source: 'showroom',
-          store_id: 'loja-centro',
+          store_id: centro,
           case_id: 'case-7',
           tags: ['suv', 'financiado'],
         });
@@ -146,7 +148,7 @@ for (const dialect of DIALECTS) {
           loss_reason: null,
           tags: ['suv', 'financiado'],
           is_starred: false,
-          store_id: 'loja-centro',
+          store_id: centro,
           client_id: client.id,
           client: { id: client.id, name: 'Maria Oliveira' },
           responsible_id: 'user-42',
@@ -385,7 +387,7 @@ for (const dialect of DIALECTS) {
           case_id: 'case-99',
           tags: ['jeep', 'top'],
           is_starred: true,
-          store_id: 'loja-2',
+          store_id: await storeOf(h, t.teamId, 'Loja 2'),
         };
         const res = await t.put(`/deals/${deal.id}`, body);
         expect(res.status).toBe(200);

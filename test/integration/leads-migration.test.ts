@@ -69,7 +69,8 @@ describe.each(DIALECTS)('migration 0016-leads on existing data (%s)', (dialect) 
         ['seller', true],
       ]);
       const scopes = (await k.selectFrom('api_keys').select('scopes').execute()).map((r) => r.scopes).sort();
-      expect(scopes).toEqual(['deals:read', 'deals:read deals:write clients:read clients:write leads:write']);
+      // 0018 (stores) then gives every key stores:read.
+      expect(scopes).toEqual(['deals:read deals:write clients:read clients:write leads:write stores:read', 'deals:read stores:read']);
       const settings = await sql<{ d: string; m: number }>`select lead_distribution as d, lead_response_minutes as m from teams`.execute(k);
       expect(settings.rows).toEqual([{ d: 'round_robin', m: 15 }]);
     } finally {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeClock } from '../support/clock.js';
 import { DIALECTS } from '../support/dialects.js';
 import { expectError } from '../support/expect.js';
+import { storeOf } from '../support/stores.js';
 import { createHarness, type Caller, type Harness } from '../support/harness.js';
 
 const DAY = 86_400_000;
@@ -35,7 +36,8 @@ for (const dialect of DIALECTS) {
     it('creates the client, the deal with its car and the "Responder lead" call, with their events (201)', async () => {
       const t = await h.team();
       const ana = await seller(t.teamId, 'Ana');
-      const car = await vehicle(t, { plate: 'RIO2A18', store_id: 'loja-centro' });
+      const centro = await storeOf(h, t.teamId);
+      const car = await vehicle(t, { plate: 'RIO2A18', store_id: centro });
       const res = await t.post('/leads', {
         name: 'Carlos Pereira',
         email: 'Carlos.Pereira@Example.com.br',
@@ -63,7 +65,7 @@ for (const dialect of DIALECTS) {
         phase: 'lead',
         status: 'ativo',
         case_id: car.id,
-        store_id: 'loja-centro',
+        store_id: centro,
         source: 'webmotors',
         tags: ['portal'],
         client_id: client.id,
@@ -86,9 +88,10 @@ for (const dialect of DIALECTS) {
 
     it('a site lead without a car: title "Lead <source> — <name>", value as sent, nobody to assign', async () => {
       const t = await h.team();
-      const res = await t.post('/leads', { name: 'Fernanda Lima', phone: '(19) 3232-4545', source: 'site', value: 80000, store_id: 'loja-sul' });
+      const sul = await storeOf(h, t.teamId, 'Loja Sul');
+      const res = await t.post('/leads', { name: 'Fernanda Lima', phone: '(19) 3232-4545', source: 'site', value: 80000, store_id: sul });
       expect(res.status, res.text).toBe(201);
-      expect(res.body.data.deal).toMatchObject({ title: 'Lead site — Fernanda Lima', value: 80000, case_id: null, store_id: 'loja-sul', responsible_id: null });
+      expect(res.body.data.deal).toMatchObject({ title: 'Lead site — Fernanda Lima', value: 80000, case_id: null, store_id: sul, responsible_id: null });
       expect(res.body.data.responsible_id).toBeNull();
       const [call] = await activitiesOf(t, res.body.data.deal.id);
       expect(call).toMatchObject({ title: 'Responder lead', responsible_id: null });

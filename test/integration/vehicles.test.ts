@@ -3,6 +3,7 @@ import type { EventRow } from '../../src/storage/database.js';
 import { fakeClock } from '../support/clock.js';
 import { DIALECTS } from '../support/dialects.js';
 import { expectError } from '../support/expect.js';
+import { storeOf } from '../support/stores.js';
 import { createHarness, type Caller, type Harness } from '../support/harness.js';
 
 /** Vehicles (DECISIONS.md, Vehicles): fields, identifiers, in-stock uniqueness, board, status, lists, events, the deal link. */
@@ -106,7 +107,7 @@ for (const dialect of DIALECTS) {
           description: 'Único dono',
           features: ['ar-condicionado'],
           tags: ['destaque'],
-          store_id: 'loja-centro',
+          store_id: await storeOf(h, t.teamId),
         };
         const v = await created(t, body);
         expect(v).toMatchObject(body);
@@ -291,6 +292,7 @@ for (const dialect of DIALECTS) {
       const ids: Record<string, string> = {};
       beforeAll(async () => {
         t = await h.team();
+        const centro = await storeOf(h, t.teamId);
         const cars: Array<[string, Record<string, unknown>]> = [
           [
             'onix',
@@ -307,7 +309,7 @@ for (const dialect of DIALECTS) {
               condition: 'seminovo',
               plate: 'BRA2E19',
               phase: 'disponivel',
-              store_id: 'centro',
+              store_id: centro,
             },
           ],
           [
@@ -402,7 +404,7 @@ for (const dialect of DIALECTS) {
         expect(await names('min_year=2022&max_year=2024')).toEqual(['compass', 'corolla', 'onix']);
         expect(await names('max_mileage=12000')).toEqual(['compass', 'corolla']);
         expect(await names('phase=reservado')).toEqual(['corolla']);
-        expect(await names('store_id=centro')).toEqual(['onix']);
+        expect(await names(`store_id=${(await h.services.stores.all(t.teamId))[0]!.id}`)).toEqual(['onix']);
         expect(await names('status=arquivado')).toHaveLength(1);
         expectError(await t.get('/vehicles?fuel=alcool'), 400, 'VALIDATION_ERROR');
       });

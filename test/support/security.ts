@@ -17,10 +17,15 @@ export const AUTH_MESSAGES = {
   notImplemented: 'Este endpoint ainda não está disponível',
 } as const;
 
-export const NOT_FOUND_MESSAGES = { deals: 'Negócio não encontrado', clients: 'Cliente não encontrado', vehicles: 'Veículo não encontrado' } as const;
+export const NOT_FOUND_MESSAGES = {
+  deals: 'Negócio não encontrado',
+  clients: 'Cliente não encontrado',
+  vehicles: 'Veículo não encontrado',
+  stores: 'Loja não encontrada',
+} as const;
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-export type Resource = 'deals' | 'clients' | 'vehicles';
+export type Resource = 'deals' | 'clients' | 'vehicles' | 'stores';
 
 export interface SecuredRoute {
   method: Method;
@@ -60,6 +65,8 @@ export const RESOURCE_ROUTES: readonly SecuredRoute[] = [
   { method: 'GET', path: '/vehicles/:id', scope: 'vehicles:read', resource: 'vehicles', ok: 200 },
   { method: 'PUT', path: '/vehicles/:id', scope: 'vehicles:write', resource: 'vehicles', body: { title: 'Título atualizado' }, ok: 200 },
   { method: 'DELETE', path: '/vehicles/:id', scope: 'vehicles:write', resource: 'vehicles', ok: 200 },
+  { method: 'GET', path: '/stores', scope: 'stores:read', resource: 'stores', ok: 200 },
+  { method: 'GET', path: '/stores/:id', scope: 'stores:read', resource: 'stores', ok: 200 },
   { method: 'POST', path: '/leads', scope: 'leads:write', body: { name: 'Lead de teste de segurança', email: 'lead.seguranca@example.com' }, ok: 201 },
 ];
 
@@ -125,6 +132,8 @@ export interface TeamRecords {
   clientName: string;
   vehicleId: string;
   vehicleTitle: string;
+  storeId: string;
+  storeName: string;
 }
 
 export interface SecurityFixture {
@@ -153,7 +162,19 @@ async function seedTeam(h: Harness, label: string): Promise<TeamRecords> {
   if (deal.status !== 201 || client.status !== 201 || vehicle.status !== 201) {
     throw new Error(`seeding failed: deal ${deal.status} ${deal.text}; client ${client.status} ${client.text}; vehicle ${vehicle.status} ${vehicle.text}`);
   }
-  return { caller, dealId: deal.body.data.id, dealTitle, clientId: client.body.data.id, clientName, vehicleId: vehicle.body.data.id, vehicleTitle };
+  const storeName = `Loja ${label} ${n} zqx${n}`;
+  const store = await h.services.stores.create(caller.teamId, { name: storeName });
+  return {
+    caller,
+    dealId: deal.body.data.id,
+    dealTitle,
+    clientId: client.body.data.id,
+    clientName,
+    vehicleId: vehicle.body.data.id,
+    vehicleTitle,
+    storeId: store.id,
+    storeName,
+  };
 }
 
 export async function createSecurityFixture(h: Harness): Promise<SecurityFixture> {
@@ -180,13 +201,16 @@ export async function createSecurityFixture(h: Harness): Promise<SecurityFixture
   };
 }
 
+/** The team's record of `resource`. */
+export function idOf(team: TeamRecords, resource: Resource): string {
+  return { deals: team.dealId, clients: team.clientId, vehicles: team.vehicleId, stores: team.storeId }[resource];
+}
+
 /** The route's path with `:id` filled in: the own or the other team's record, or UNKNOWN_ID. */
 export function pathFor(route: SecuredRoute, fx: SecurityFixture, whose: 'own' | 'other' = 'own'): string {
   if (!route.path.includes(':id')) return route.path;
   const team = fx[whose];
-  const id =
-    route.resource === 'deals' ? team.dealId : route.resource === 'clients' ? team.clientId : route.resource === 'vehicles' ? team.vehicleId : UNKNOWN_ID;
-  return route.path.replace(':id', id);
+  return route.path.replace(':id', route.resource ? idOf(team, route.resource) : UNKNOWN_ID);
 }
 
 export interface SendOptions {
@@ -254,7 +278,7 @@ async function snapshot(team: TeamRecords, resource: Resource, id: string): Prom
 
 /** Every id in the caller's lists of `resource`, across the default list and the soft-deleted status. */
 export async function listedIds(caller: Caller, resource: Resource, query = ''): Promise<string[]> {
-  const deleted = resource === 'clients' ? 'inactive' : 'arquivado';
+  const deleted = resource === 'clients' || resource === 'stores' ? 'inactive' : 'arquivado';
   const ids: string[] = [];
   for (const q of [query, `${query}${query ? '&' : ''}status=${deleted}`]) {
     const res = await caller.get(`/${resource}?limit=100${q ? `&${q}` : ''}`);
@@ -268,7 +292,7 @@ export async function listedIds(caller: Caller, resource: Resource, query = ''):
 async function ownState(fx: SecurityFixture, route: SecuredRoute): Promise<unknown> {
   if (!route.resource || route.method === 'GET') return null;
   if (route.method === 'POST') return (await listedIds(fx.own.caller, route.resource)).length;
-  const id = route.resource === 'deals' ? fx.own.dealId : route.resource === 'vehicles' ? fx.own.vehicleId : fx.own.clientId;
+  const id = idOf(fx.own, route.resource);
   return (await snapshot(fx.own, route.resource, id)).body;
 }
 
@@ -335,7 +359,7 @@ export function securityMatrix(route: SecuredRoute, fixture: () => SecurityFixtu
     if (resource && route.path.includes(':id')) {
       it("404 for another team's record, which stays unchanged", async () => {
         const fx = fixture();
-        const otherId = resource === 'deals' ? fx.other.dealId : resource === 'vehicles' ? fx.other.vehicleId : fx.other.clientId;
+        const otherId = idOf(fx.other, resource);
         const before = await snapshot(fx.other, resource, otherId);
         const res = await sendRoute(fx, route, bearer(fx.own.caller.key), 'other');
         expectError(res, 404, 'NOT_FOUND', NOT_FOUND_MESSAGES[resource]);
@@ -356,9 +380,9 @@ export function securityMatrix(route: SecuredRoute, fixture: () => SecurityFixtu
         const fx = fixture();
         const key = await fx.keyWith([route.scope!]);
         const caller = { ...fx.own.caller, get: (p: string) => send(fx.h, 'GET', p, { authorization: bearer(key) }) };
-        const otherIds = [fx.other.dealId, fx.other.clientId, fx.other.vehicleId];
-        const ownId = resource === 'deals' ? fx.own.dealId : resource === 'vehicles' ? fx.own.vehicleId : fx.own.clientId;
-        const otherName = resource === 'deals' ? fx.other.dealTitle : resource === 'vehicles' ? fx.other.vehicleTitle : fx.other.clientName;
+        const otherIds = [fx.other.dealId, fx.other.clientId, fx.other.vehicleId, fx.other.storeId];
+        const ownId = idOf(fx.own, resource);
+        const otherName = { deals: fx.other.dealTitle, vehicles: fx.other.vehicleTitle, clients: fx.other.clientName, stores: fx.other.storeName }[resource];
         const all = await listedIds(caller, resource);
         expect(all).toContain(ownId);
         for (const query of ['', `search=${encodeURIComponent(otherName)}`, `search=${encodeURIComponent(otherName.split(' ').pop()!)}`]) {

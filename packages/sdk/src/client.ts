@@ -19,6 +19,8 @@ import type {
   LeadCreateBody,
   LeadResult,
   Page,
+  Store,
+  StoreListParams,
   Vehicle,
   VehicleArchived,
   VehicleCreateBody,
@@ -135,6 +137,8 @@ const PATHS = {
   vehicles: '/api/v1/vehicles',
   vehicle: '/api/v1/vehicles/{id}',
   leads: '/api/v1/leads',
+  stores: '/api/v1/stores',
+  store: '/api/v1/stores/{id}',
 } as const satisfies Record<string, keyof paths>;
 
 function withId(path: string, id: string): string {
@@ -196,6 +200,7 @@ export class AutosalesClient {
   readonly clients: ClientsResource;
   readonly vehicles: VehiclesResource;
   readonly leads: LeadsResource;
+  readonly stores: StoresResource;
   /** Preview areas: 501 NOT_IMPLEMENTED unless turned on for the key's team. */
   readonly activities: ActivitiesResource;
   readonly financial: FinancialResource;
@@ -236,6 +241,7 @@ export class AutosalesClient {
     this.clients = new ClientsResource(this);
     this.vehicles = new VehiclesResource(this);
     this.leads = new LeadsResource(this);
+    this.stores = new StoresResource(this);
     this.activities = new ActivitiesResource(this);
     this.financial = new FinancialResource(this);
     this.webhooks = new WebhooksResource(this);
@@ -480,6 +486,24 @@ export class VehiclesResource extends Resource {
   /** Soft delete: the vehicle becomes `arquivado` (idempotent). */
   async archive(id: string, options?: RequestOptions): Promise<VehicleArchived> {
     return this.data<VehicleArchived>({ method: 'DELETE', path: withId(PATHS.vehicle, id) }, options);
+  }
+}
+
+/** `/api/v1/stores`: the team's stores, read only (scope stores:read). A record's `store_id` names one of them. */
+export class StoresResource extends Resource {
+  /** One page (`page`, `limit`, `status`, `search` on name and CNPJ, `sort`). Every store, active and inactive, unless `status` is given. */
+  list(params?: StoreListParams, options?: RequestOptions): Promise<Page<Store>> {
+    return this.page<Store>(PATHS.stores, params, options);
+  }
+
+  /** Every store matching `params`, page after page. */
+  iterate(params?: StoreListParams, options?: RequestOptions): AsyncGenerator<Store, void, undefined> {
+    return this.pages<Store>(PATHS.stores, params, options);
+  }
+
+  /** One store; NotFoundError when the team has no such store. */
+  async get(id: string, options?: RequestOptions): Promise<Store> {
+    return this.data<Store>({ method: 'GET', path: withId(PATHS.store, id) }, options);
   }
 }
 

@@ -4,6 +4,7 @@ export {
   ClientsResource,
   VehiclesResource,
   LeadsResource,
+  StoresResource,
   ActivitiesResource,
   FinancialResource,
   WebhooksResource,

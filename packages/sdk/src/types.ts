@@ -48,6 +48,11 @@ export type VehicleUpdateBody = BodyOf<operations['updateVehicle']>;
 export type VehicleUpdated = DataOf<operations['updateVehicle'], 200>;
 export type VehicleArchived = DataOf<operations['archiveVehicle'], 200>;
 
+// Stores
+/** A store of the team, as `GET /stores/:id` and the list return it. */
+export type Store = DataOf<operations['getStore'], 200>;
+export type StoreListParams = QueryOf<operations['listStores']>;
+
 // Leads
 export type LeadCreateBody = BodyOf<operations['createLead']>;
 /** The answer of `POST /leads` (201 with a new deal, 200 when joined to a recent one or repeated): the deal, the client, and who took it. */

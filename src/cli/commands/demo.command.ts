@@ -43,6 +43,9 @@ export function demoCommand(): Command {
         const owner = await demoOwner(ctx, team.id);
         if (existing) return { team, key: key.key, key_id: key.id, reused: true, clients: 0, deals: 0, vehicles: 0, owner, activities: 0, records: 0 };
         const { clients, deals } = ctx;
+        // Two stores of the team: the cars are in one or the other (a record's store_id names a store).
+        const centro = await ctx.stores.create(team.id, { name: 'Loja Centro', cnpj: '11.222.333/0001-81' });
+        const shopping = await ctx.stores.create(team.id, { name: 'Loja Shopping' });
         // The stock: valid plates (old and Mercosul forms), RENAVAMs and chassis.
         const cars = [
           {
@@ -67,7 +70,7 @@ export function demoCommand(): Command {
             purchase_price: 71000,
             phase: 'disponivel',
             features: ['ar-condicionado', 'central multimídia', 'câmera de ré'],
-            store_id: 'loja-centro',
+            store_id: centro.id,
           },
           {
             title: 'Hyundai HB20 Comfort 1.0 2020',
@@ -88,7 +91,7 @@ export function demoCommand(): Command {
             price: 64900,
             purchase_price: 55000,
             phase: 'preparacao',
-            store_id: 'loja-centro',
+            store_id: centro.id,
           },
           {
             title: 'Toyota Corolla XEi 2.0 2024',
@@ -111,7 +114,7 @@ export function demoCommand(): Command {
             purchase_price: 139000,
             phase: 'disponivel',
             tags: ['destaque'],
-            store_id: 'loja-centro',
+            store_id: centro.id,
           },
           {
             title: 'Jeep Compass Limited 1.3 Turbo 2022',
@@ -132,7 +135,7 @@ export function demoCommand(): Command {
             price: 164500,
             purchase_price: 148000,
             phase: 'reservado',
-            store_id: 'loja-shopping',
+            store_id: shopping.id,
           },
           {
             title: 'Fiat Strada Freedom 1.3 Cabine Dupla 2025',
@@ -152,7 +155,7 @@ export function demoCommand(): Command {
             price: 119990,
             phase: 'entrada',
             tags: ['frota'],
-            store_id: 'loja-shopping',
+            store_id: shopping.id,
           },
         ];
         const stock = [];

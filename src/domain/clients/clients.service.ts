@@ -18,6 +18,7 @@ import { CLIENTS } from './clients.resource.js';
 import type { ReadPlanner } from '../reads/read-planner.repository.js';
 import { teamScope } from '../reads/scope.js';
 import { recordEvents } from '../events/events.repository.js';
+import { checkStoreId } from '../stores/store-check.js';
 import * as repo from './clients.repository.js';
 import {
   ADDRESS_MEMBERS,
@@ -165,6 +166,7 @@ export function createClientsService(db: Pick<Db, 'kysely'>, { clock, reads, ai 
   }
 
   async function insertNew(trx: Trx, teamId: string, state: ClientState, stamp: string): Promise<void> {
+    state.store_id = await checkStoreId(trx, teamId, state.store_id);
     await repo.insertClient(trx, { ...columnsOf(state), id: state.id, team_id: teamId, created_at: stamp, updated_at: stamp });
     await recordEvents(trx, teamId, [{ type: 'client.created', object: toClientView(state), previous: null }], stamp);
   }
@@ -182,6 +184,7 @@ export function createClientsService(db: Pick<Db, 'kysely'>, { clock, reads, ai 
     for (const field of sent) (next as unknown as Record<string, unknown>)[field] = body[field];
     if (body.address !== undefined) next.address = mergeAddress(current.address, body.address);
     checkClient(next, body);
+    if (body.store_id !== undefined && body.store_id !== current.store_id) next.store_id = await checkStoreId(trx, teamId, body.store_id);
     const changed = TRACKED.filter((f) => !sameJson(current[f], next[f]));
     if (changed.length === 0) return { state: current, previous: {} };
     const stamp = isoNow(clock);
@@ -224,14 +227,14 @@ export function createClientsService(db: Pick<Db, 'kysely'>, { clock, reads, ai 
 
     async create(teamId: string, input: ClientCreateInput, options: WriteOptions<ClientView> = {}): Promise<ClientView> {
       const { state, stamp } = newClient(input);
-      const client = toClientView(state);
-      await guardDuplicates(() =>
+      return guardDuplicates(() =>
         k.transaction().execute(async (trx) => {
           await insertNew(trx, teamId, state, stamp);
+          const client = toClientView(state);
           await options.inTransaction?.(trx, client);
+          return client;
         }),
       );
-      return client;
     },
 
     /**

@@ -15,6 +15,7 @@ import { isoNow, type Clock } from '../shared/clock.js';
 import type { WriteOptions } from '../shared/write-options.js';
 import { dayBounds, toApiTimestamp } from '../shared/time.js';
 import { findPhase, listPhases } from '../teams/teams.repository.js';
+import { checkStoreId } from '../stores/store-check.js';
 import { sellVehicleOfDeal, vehicleStatusOf } from '../vehicles/vehicles.service.js';
 import { toDealView, type DealViewRow } from './deals.mapper.js';
 import { DEALS } from './deals.resource.js';
@@ -162,6 +163,8 @@ export function createDealsService(db: Pick<Db, 'kysely'>, { clock, reads, ai }:
     const clientId = input.client_id != null ? canonicalId(input.client_id) : null;
     const caseId = input.case_id != null ? canonicalId(input.case_id) : null;
     const found = await createRepo.createLookup(executor, teamId, phaseName, clientId, caseId);
+    let storeId: string | null = null;
+    const checkStore = async () => void (storeId = await checkStoreId(executor, teamId, input.store_id ?? null));
     if (!found.phase || (input.client_id != null && !found.client)) {
       // Every invalid field at once; the message is the contract's, the team's phases go in a documented detail.
       await checkAll(
@@ -172,8 +175,9 @@ export function createDealsService(db: Pick<Db, 'kysely'>, { clock, reads, ai }:
           if (input.client_id != null && !found.client) throw validationError(messages.clientNotFound, 'client_id');
         },
         () => centsOf(input.value),
+        checkStore,
       );
-    }
+    } else await checkStore();
     const { client } = found;
     const phase = found.phase!;
     const now = isoNow(clock);
@@ -195,7 +199,7 @@ export function createDealsService(db: Pick<Db, 'kysely'>, { clock, reads, ai }:
       loss_reason: null,
       tags: JSON.stringify(input.tags ?? []),
       is_starred: 0,
-      store_id: input.store_id ?? null,
+      store_id: storeId,
       client_id: client?.id ?? null,
       responsible_id: input.responsible_id ?? null,
       case_id: input.case_id ?? null,
@@ -236,6 +240,10 @@ export function createDealsService(db: Pick<Db, 'kysely'>, { clock, reads, ai }:
         if (body.client_id === undefined || body.client_id === current.client_id) return;
         next.client = body.client_id === null ? null : await clientOrThrow(trx, teamId, body.client_id);
         next.client_id = next.client?.id ?? null;
+      },
+      async () => {
+        if (body.store_id === undefined || body.store_id === current.store_id) return;
+        next.store_id = await checkStoreId(trx, teamId, body.store_id);
       },
     );
     const changed = DEAL_UPDATABLE.filter((f) => !sameJson(current[f], next[f]));

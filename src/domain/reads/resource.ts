@@ -8,7 +8,7 @@
  */
 
 /** The tables the planner reads (each a resource of its own). */
-export type ResourceTable = 'deals' | 'clients' | 'vehicles' | 'activities' | 'financial_records';
+export type ResourceTable = 'deals' | 'clients' | 'vehicles' | 'activities' | 'financial_records' | 'stores';
 
 /** How one filter of a list applies to its column. Bounds are inclusive; `<` is an exclusive upper bound (a day's end). */
 export interface FilterRule {

@@ -156,4 +156,6 @@ export const messages = {
   renavamTaken: 'RENAVAM já cadastrado',
   activityNotFound: 'Atividade não encontrada',
   financialNotFound: 'Registro financeiro não encontrado',
+  storeNotFound: 'Loja não encontrada',
+  storeInactive: 'Loja inativa',
 } as const;

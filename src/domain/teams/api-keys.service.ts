@@ -118,6 +118,7 @@ export function createApiKeysService(
         created_at: isoNow(clock),
         revoked_at: null,
         last_used_at: null,
+        store_id: null,
       } satisfies ApiKeyRow;
       await repo.insertApiKey(db, row);
       return { ...view(row), key };

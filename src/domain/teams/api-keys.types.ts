@@ -8,6 +8,7 @@ export const SCOPES = [
   'vehicles:read',
   'vehicles:write',
   'leads:write',
+  'stores:read',
   'financial:read',
   'financial:write',
   'activities:read',
@@ -26,6 +27,7 @@ export const DEFAULT_SCOPES = [
   'vehicles:read',
   'vehicles:write',
   'leads:write',
+  'stores:read',
 ] as const satisfies readonly Scope[];
 
 /** A key as listed: never the secret, only its first characters. */

@@ -51,6 +51,9 @@ export function createTeamsService(db: DbExecutor, { clock }: { clock: Clock }) 
         lead_user_id: null,
         lead_response_minutes: 15,
         loss_reasons: null,
+        // DECISIONS "Stores": a new Autoshopping team keeps one client book per store.
+        client_book: plan === 'autoshopping' ? 'per_store' : 'shared',
+        seller_visibility: 'all',
       } satisfies TeamRow;
       await repo.insertTeam(db, team, DEFAULT_PHASES);
       return view(team);

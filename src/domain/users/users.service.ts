@@ -138,6 +138,7 @@ export function createUsersService(
         deactivated_at: null,
         created_at: now,
         updated_at: now,
+        store_id: null,
       } satisfies UserRow;
       try {
         await repo.insertUser(db, row);

@@ -6,6 +6,7 @@ import type { EventType } from '../events/event-types.js';
 import { recordEvents } from '../events/events.repository.js';
 import { findVehiclePhase, firstVehiclePhase, listVehiclePhases } from '../phases/phases.repository.js';
 import { isoNow, type Clock } from '../shared/clock.js';
+import { checkStoreId } from '../stores/store-check.js';
 import { checkAll, duplicateEntry, messages, notFound, validationError } from '../shared/errors.js';
 import { canonicalId, newId } from '../shared/ids.js';
 import { pageOf, paginationOf, parseSort, sameJson, type Pagination } from '../shared/list-query.js';
@@ -281,9 +282,15 @@ export function createVehiclesService(db: Pick<Db, 'kysely'>, { clock, reads }: 
       };
       return k.transaction().execute(async (trx) => {
         // New vehicles start in the first phase of the team's board (`entrada` by default).
-        await checkVehicle(vehicle, clock, 'all', async () => {
-          vehicle.phase = input.phase !== undefined ? await phaseOrThrow(trx, teamId, input.phase) : (await firstVehiclePhase(trx, teamId))!.name;
-        });
+        await checkVehicle(
+          vehicle,
+          clock,
+          'all',
+          async () => {
+            vehicle.phase = input.phase !== undefined ? await phaseOrThrow(trx, teamId, input.phase) : (await firstVehiclePhase(trx, teamId))!.name;
+          },
+          async () => (vehicle.store_id = await checkStoreId(trx, teamId, vehicle.store_id)),
+        );
         const row = { ...columnsOf(vehicle), id: vehicle.id, team_id: teamId, archived_at: null, created_at: now, updated_at: now } as NewVehicleRow;
         await repo.insertVehicle(trx, row).catch(rethrowDuplicate);
         await recordEvents(
@@ -306,9 +313,17 @@ export function createVehiclesService(db: Pick<Db, 'kysely'>, { clock, reads }: 
         const now = isoNow(clock);
         const next: VehicleView = { ...current };
         for (const field of sent) (next as unknown as Record<string, unknown>)[field] = body[field];
-        await checkVehicle(next, clock, sent, async () => {
-          if (body.phase !== undefined && body.phase !== current.phase) next.phase = await phaseOrThrow(trx, teamId, body.phase);
-        });
+        await checkVehicle(
+          next,
+          clock,
+          sent,
+          async () => {
+            if (body.phase !== undefined && body.phase !== current.phase) next.phase = await phaseOrThrow(trx, teamId, body.phase);
+          },
+          async () => {
+            if (body.store_id !== undefined && body.store_id !== current.store_id) next.store_id = await checkStoreId(trx, teamId, body.store_id);
+          },
+        );
         // Becoming `vendido` sets sold_at (now unless sent); leaving it clears it.
         if (next.status === 'vendido') {
           if (typeof body.sold_at === 'string') next.sold_at = toApiTimestamp(body.sold_at);

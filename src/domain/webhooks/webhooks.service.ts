@@ -150,6 +150,7 @@ export function createWebhooksService(db: Db, { teams, clock, allowPrivateTarget
         created_at: now,
         updated_at: now,
         description: checkDescription(input.description),
+        store_id: null,
       };
       await repo.insertWebhook(k, { ...row, created_at: now, updated_at: now, disabled_at: null, last_success_at: null });
       return { ...toWebhookView(row), secret: row.secret };

@@ -37,7 +37,6 @@ export const DealCreateBody = Type.Object(
         priority: 'alta',
         expected_close_date: '2026-12-15',
         source: 'site',
-        store_id: 'loja-centro',
         tags: ['sedan', 'financiamento'],
       },
     ],

@@ -60,7 +60,6 @@ export const VehicleCreateBody = Type.Object(
         purchase_price: 71000,
         features: ['ar-condicionado', 'central multimídia', 'câmera de ré'],
         tags: ['destaque'],
-        store_id: 'loja-centro',
       },
     ],
   },

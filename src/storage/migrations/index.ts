@@ -16,6 +16,7 @@ import { phaseLabels } from './0013-phase-labels.js';
 import { ai } from './0014-ai.js';
 import { leads } from './0016-leads.js';
 import { lossReasons } from './0017-loss-reasons.js';
+import { stores } from './0018-stores.js';
 
 /** One ordered migration set; each migration may ask for the few dialect-specific column types. */
 export function migrationProvider(dialect: DialectName): MigrationProvider {
@@ -38,6 +39,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
         '0014-ai': ai(dialect),
         '0016-leads': leads(dialect),
         '0017-loss-reasons': lossReasons(dialect),
+        '0018-stores': stores(dialect),
       });
     },
   };

@@ -10437,7 +10437,6 @@ export interface operations {
                  *       "priority": "alta",
                  *       "expected_close_date": "2026-12-15",
                  *       "source": "site",
-                 *       "store_id": "loja-centro",
                  *       "tags": [
                  *         "sedan",
                  *         "financiamento"
@@ -13232,8 +13231,7 @@ export interface operations {
                  *       ],
                  *       "tags": [
                  *         "destaque"
-                 *       ],
-                 *       "store_id": "loja-centro"
+                 *       ]
                  *     }
                  */
                 "application/json": {
