@@ -59,6 +59,11 @@ describe.each(DIALECTS)('financial summary (%s)', (dialect) => {
       overdue: { count: 2, amount: 800.09 }, // 0.10 + 799.99
       cancelled: { count: 1, amount: 150 },
     });
+    // Money in and money out never added together (the panel's "Recebido" and "Pago").
+    expect(sum.by_direction).toEqual({
+      in: { paid: { count: 1, amount: 65990.9 }, pending: { count: 1, amount: 0.2 }, overdue: { count: 1, amount: 0.1 } },
+      out: { paid: { count: 2, amount: 11000.33 }, pending: { count: 1, amount: 1234.56 }, overdue: { count: 1, amount: 799.99 } },
+    });
     expect(sum.by_category).toEqual([
       { type: 'cost', category: 'funilaria', count: 1, amount: 2500.33 },
       { type: 'cost', category: 'mecanica', count: 1, amount: 799.99 },

@@ -30,6 +30,7 @@ import {
   type FinancialCreateInput,
   type FinancialListInput,
   type FinancialPayInput,
+  type DirectionTotals,
   type FinancialSummary,
   type FinancialCategory,
   type FinancialType,
@@ -68,6 +69,11 @@ function paidAtOf(raw: string | null | undefined, now: string): string {
   const at = new Date(raw);
   if (Number.isNaN(at.getTime()) || at.getUTCFullYear() < 1 || at.getUTCFullYear() > 9999) throw validationError(financialMessages.paidAtInvalid, 'paid_at');
   return at.toISOString();
+}
+
+/** `{ paid: [n, cents] }` → `{ paid: { count, amount } }`. */
+function counted(buckets: Record<string, [number, number]>, money: (cents: number) => number): Record<string, { count: number; amount: number }> {
+  return Object.fromEntries(Object.entries(buckets).map(([s, [n, cents]]) => [s, { count: n, amount: money(cents) }]));
 }
 
 export function createFinancialService(db: Pick<Db, 'kysely'>, { clock, reads }: { clock: Clock; reads: ReadPlanner }) {
@@ -300,6 +306,10 @@ export function createFinancialService(db: Pick<Db, 'kysely'>, { clock, reads }:
       const groups = await repo.summaryGroups(k, teamId, from, to, now.toISOString());
       const totals = { revenue: 0, expense: 0, cost: 0 };
       const status = { pending: [0, 0], overdue: [0, 0], paid: [0, 0], cancelled: [0, 0] } as Record<string, [number, number]>;
+      const direction = { in: { paid: [0, 0], pending: [0, 0], overdue: [0, 0] }, out: { paid: [0, 0], pending: [0, 0], overdue: [0, 0] } } as Record<
+        'in' | 'out',
+        Record<string, [number, number]>
+      >;
       const categories = new Map<string, { type: FinancialType; category: FinancialCategory; n: number; cents: number }>();
       const months = new Map<string, { revenue: number; expense: number; cost: number }>();
       for (const g of groups) {
@@ -307,6 +317,9 @@ export function createFinancialService(db: Pick<Db, 'kysely'>, { clock, reads }:
         bucket[0] += g.n;
         bucket[1] += g.cents;
         if (g.status === 'cancelled') continue;
+        const side = direction[g.type === 'revenue' ? 'in' : 'out'][g.status === 'pending' && g.overdue ? 'overdue' : g.status]!;
+        side[0] += g.n;
+        side[1] += g.cents;
         totals[g.type] += g.cents;
         const key = `${g.type}/${g.category}`;
         const cat = categories.get(key) ?? { type: g.type, category: g.category as FinancialCategory, n: 0, cents: 0 };
@@ -335,6 +348,10 @@ export function createFinancialService(db: Pick<Db, 'kysely'>, { clock, reads }:
         by_status: Object.fromEntries(
           Object.entries(status).map(([s, [n, cents]]) => [s, { count: n, amount: money(cents) }]),
         ) as FinancialSummary['by_status'],
+        by_direction: {
+          in: counted(direction.in, money) as unknown as DirectionTotals,
+          out: counted(direction.out, money) as unknown as DirectionTotals,
+        },
         by_category: [...categories.values()]
           .sort((a, b) => a.type.localeCompare(b.type) || a.category.localeCompare(b.category))
           .map((c) => ({ type: c.type, category: c.category, count: c.n, amount: money(c.cents) })),

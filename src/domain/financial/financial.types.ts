@@ -106,12 +106,24 @@ export interface MoneyCount {
   amount: number;
 }
 
+/** One direction's records not cancelled: paid, pending (not yet overdue) and overdue. */
+export interface DirectionTotals {
+  paid: MoneyCount;
+  pending: MoneyCount;
+  overdue: MoneyCount;
+}
+
 export interface FinancialSummary {
   period: { from: string; to: string };
   /** Sums of the records not cancelled. */
   totals: { revenue: number; expense: number; cost: number; net: number };
   /** `pending` counts only records not yet overdue; `overdue` the pending ones past the end of their due date. */
   by_status: { pending: MoneyCount; overdue: MoneyCount; paid: MoneyCount; cancelled: MoneyCount };
+  /**
+   * Money in (revenues) and money out (expenses and costs), each by status, never added together:
+   * what was received, what is still to receive, what was paid, what is still to pay.
+   */
+  by_direction: { in: DirectionTotals; out: DirectionTotals };
   by_category: Array<{ type: FinancialType; category: FinancialCategory } & MoneyCount>;
   by_month: Array<{ month: string; revenue: number; expense: number; cost: number; net: number }>;
   by_vehicle: Array<{

@@ -181,6 +181,16 @@ export const FinancialSummary = Type.Object(
       { pending: MoneyCount, overdue: MoneyCount, paid: MoneyCount, cancelled: MoneyCount },
       { ...closed, description: '`pending` excludes the overdue ones, counted apart in `overdue`.' },
     ),
+    by_direction: Type.Object(
+      {
+        in: Type.Object({ paid: MoneyCount, pending: MoneyCount, overdue: MoneyCount }, closed),
+        out: Type.Object({ paid: MoneyCount, pending: MoneyCount, overdue: MoneyCount }, closed),
+      },
+      {
+        ...closed,
+        description: 'Money in (revenues) and money out (expenses and costs) apart, by status; cancelled records are out. `pending` excludes the overdue ones.',
+      },
+    ),
     by_category: Type.Array(
       Type.Object({ type: Type.Enum([...FINANCIAL_TYPES]), category: Type.Enum([...ALL_FINANCIAL_CATEGORIES]), count: Type.Integer(), amount: Money }, closed),
     ),

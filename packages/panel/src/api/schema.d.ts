@@ -19881,6 +19881,43 @@ export interface operations {
                                     amount: number;
                                 };
                             };
+                            /** @description Money in (revenues) and money out (expenses and costs) apart, by status; cancelled records are out. `pending` excludes the overdue ones. */
+                            by_direction: {
+                                in: {
+                                    paid: {
+                                        count: number;
+                                        /** @example 1234.56 */
+                                        amount: number;
+                                    };
+                                    pending: {
+                                        count: number;
+                                        /** @example 1234.56 */
+                                        amount: number;
+                                    };
+                                    overdue: {
+                                        count: number;
+                                        /** @example 1234.56 */
+                                        amount: number;
+                                    };
+                                };
+                                out: {
+                                    paid: {
+                                        count: number;
+                                        /** @example 1234.56 */
+                                        amount: number;
+                                    };
+                                    pending: {
+                                        count: number;
+                                        /** @example 1234.56 */
+                                        amount: number;
+                                    };
+                                    overdue: {
+                                        count: number;
+                                        /** @example 1234.56 */
+                                        amount: number;
+                                    };
+                                };
+                            };
                             by_category: {
                                 /** @enum {unknown} */
                                 type: "revenue" | "expense" | "cost";

@@ -10,6 +10,7 @@ import { SelectField, TextArea, TextField } from '../../ui/Field';
 import { PRIORITIES, PRIORITY_LABELS, type Priority } from '../../ui/labels';
 import { Alert } from '../../ui/States';
 import { useToast } from '../../ui/Toasts';
+import { DateField } from '../../ui/DateField';
 import { ClientPicker } from '../records/Picker';
 
 type ActivityType = ActivityInput['type'];
@@ -23,10 +24,16 @@ export const ACTIVITY_TYPE_LABELS: Record<string, string> = {
   note: 'Anotação',
 };
 
-function localInput(d: Date): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+const pad = (n: number) => String(n).padStart(2, '0');
+/** The day (`YYYY-MM-DD`) and the time (`HH:MM`, 24 h) of a moment, in the browser's time zone. */
+function dayAndTime(d: Date): [string, string] {
+  return [`${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`, `${pad(d.getHours())}:${pad(d.getMinutes())}`];
 }
+/** `930` → `09:30`-style typing: digits only, the colon filled in. */
+const timeText = (raw: string) => {
+  const digits = raw.replace(/\D/g, '').slice(0, 4);
+  return digits.length > 2 ? `${digits.slice(0, 2)}:${digits.slice(2)}` : digits;
+};
 
 const FIELDS = ['type', 'title', 'due_at', 'priority', 'responsible_id', 'client_id', 'deal_id', 'vehicle_id', 'description'];
 
@@ -40,11 +47,12 @@ export function ActivityForm({
 }) {
   const [type, setType] = useState<ActivityType>('call');
   const [title, setTitle] = useState('');
-  const [due, setDue] = useState(() => {
+  const [[day, time], setDue] = useState(() => {
     const d = new Date(Date.now() + 60 * 60 * 1000);
     d.setMinutes(0, 0, 0);
-    return localInput(d);
+    return dayAndTime(d);
   });
+  const validTime = /^([01]\d|2[0-3]):[0-5]\d$/.test(time);
   const [priority, setPriority] = useState<Priority>('media');
   const [responsible, setResponsible] = useState('');
   const [client, setClient] = useState(link?.client ?? null);
@@ -59,7 +67,7 @@ export function ActivityForm({
         {
           type,
           title: title.trim(),
-          due_at: due ? new Date(due).toISOString() : null,
+          due_at: day ? new Date(`${day}T${validTime ? time : '09:00'}`).toISOString() : null,
           priority,
           responsible_id: responsible || null,
           client_id: client?.id ?? null,
@@ -102,7 +110,15 @@ export function ActivityForm({
               </option>
             ))}
           </SelectField>
-          <TextField label="Quando" type="datetime-local" value={due} onChange={(e) => setDue(e.target.value)} error={fieldError(err, 'due_at')} />
+          <DateField label="Dia" value={day} onChange={(d) => setDue([d, time])} error={fieldError(err, 'due_at')} />
+          <TextField
+            label="Hora"
+            inputMode="numeric"
+            placeholder="09:00"
+            value={time}
+            onChange={(e) => setDue([day, timeText(e.target.value)])}
+            error={time !== '' && !validTime && time.length === 5 ? 'Hora inválida' : undefined}
+          />
           <SelectField label="Prioridade" value={priority} onChange={(e) => setPriority(e.target.value as Priority)} error={fieldError(err, 'priority')}>
             {PRIORITIES.map((p) => (
               <option key={p} value={p}>

@@ -9,7 +9,9 @@ import { PRIORITY_LABELS } from '../../ui/labels';
 import { EmptyState, ErrorState, Loading } from '../../ui/States';
 import { useToast } from '../../ui/Toasts';
 import { Pager } from '../records/shared';
+import { ActivityDialog, completable } from './ActivityDialog';
 import { ACTIVITY_TYPE_LABELS, ActivityForm } from './ActivityForm';
+import { AgendaCalendar } from './AgendaCalendar';
 
 const VIEWS = [
   ['today', 'Hoje'],
@@ -18,9 +20,17 @@ const VIEWS = [
   ['all', 'Todas'],
 ] as const;
 type View = (typeof VIEWS)[number][0];
+const MODES = [
+  ['list', 'Lista'],
+  ['week', 'Semana'],
+  ['month', 'Mês'],
+] as const;
+type Mode = (typeof MODES)[number][0];
 
 export function AgendaPage() {
   const [view, setView] = useState<View>('today');
+  const [mode, setMode] = useState<Mode>('list');
+  const [opened, setOpened] = useState<Activity | null>(null);
   const [responsible, setResponsible] = useState('');
   const [creating, setCreating] = useState(false);
   const signature = JSON.stringify([view, responsible]);
@@ -52,13 +62,22 @@ export function AgendaPage() {
         </Button>
       </div>
       <div className="toolbar">
-        <div className="segmented" role="group" aria-label="Período">
-          {VIEWS.map(([v, label]) => (
-            <button key={v} type="button" aria-pressed={view === v} onClick={() => setView(v)}>
+        <div className="segmented" role="group" aria-label="Visualização">
+          {MODES.map(([m, label]) => (
+            <button key={m} type="button" aria-pressed={mode === m} onClick={() => setMode(m)}>
               {label}
             </button>
           ))}
         </div>
+        {mode === 'list' ? (
+          <div className="segmented" role="group" aria-label="Período">
+            {VIEWS.map(([v, label]) => (
+              <button key={v} type="button" aria-pressed={view === v} onClick={() => setView(v)}>
+                {label}
+              </button>
+            ))}
+          </div>
+        ) : null}
         <label className="sr-only" htmlFor="agenda-responsible">
           Responsável
         </label>
@@ -71,58 +90,69 @@ export function AgendaPage() {
           ))}
         </select>
       </div>
-      <div className="card">
-        {list.isPending ? (
-          <Loading />
-        ) : list.isError ? (
-          <ErrorState error={list.error} onRetry={() => void list.refetch()} />
-        ) : list.data.data.length === 0 ? (
-          <EmptyState icon={CalendarCheck} title={view === 'overdue' ? 'Nada atrasado' : 'Nada por aqui'}>
-            {view === 'today' ? 'Nenhuma atividade vence hoje.' : 'Nenhuma atividade neste período.'}
-          </EmptyState>
-        ) : (
-          <>
-            <ul className="plain-list agenda-list">
-              {list.data.data.map((a) => {
-                const done = a.status === 'completed' || a.status === 'cancelled';
-                return (
-                  <li key={a.id} data-testid="activity-row" className={a.is_overdue ? 'is-overdue' : a.is_due_soon ? 'is-due-soon' : ''}>
-                    <div className="agenda-main">
-                      <strong className={done ? 'done' : ''}>{a.title}</strong>
-                      <span className="small muted">
-                        {ACTIVITY_TYPE_LABELS[a.type] ?? a.type} · {nameOf(a.responsible_id)} · prioridade{' '}
-                        {(PRIORITY_LABELS[a.priority] ?? a.priority).toLowerCase()}
-                      </span>
-                    </div>
-                    <span className="small nowrap">{formatDateTime(a.due_at)}</span>
-                    {a.status === 'completed' ? (
-                      <span className="badge badge-success">Concluída</span>
-                    ) : a.status === 'cancelled' ? (
-                      <span className="badge">Cancelada</span>
-                    ) : a.is_overdue ? (
-                      <span className="badge badge-danger">Atrasada</span>
-                    ) : a.is_due_soon ? (
-                      <span className="badge badge-warning">Vence em breve</span>
-                    ) : null}
-                    {!done ? (
-                      <Button
-                        size="sm"
-                        icon={<Check size={15} aria-hidden />}
-                        loading={complete.isPending && complete.variables === a.id}
-                        onClick={() => complete.mutate(a)}
-                        aria-label={`Concluir ${a.title}`}
-                      >
-                        Concluir
-                      </Button>
-                    ) : null}
-                  </li>
-                );
-              })}
-            </ul>
-            <Pager page={page} pagination={list.data.pagination} noun={['atividade', 'atividades']} onPage={(p) => setPaging({ signature, page: p })} />
-          </>
-        )}
-      </div>
+      {mode !== 'list' ? (
+        <AgendaCalendar mode={mode} responsible={responsible} onOpen={setOpened} />
+      ) : (
+        <div className="card">
+          {list.isPending ? (
+            <Loading />
+          ) : list.isError ? (
+            <ErrorState error={list.error} onRetry={() => void list.refetch()} />
+          ) : list.data.data.length === 0 ? (
+            <EmptyState icon={CalendarCheck} title={view === 'overdue' ? 'Nada atrasado' : 'Nada por aqui'}>
+              {view === 'today' ? 'Nenhuma atividade vence hoje.' : 'Nenhuma atividade neste período.'}
+            </EmptyState>
+          ) : (
+            <>
+              <ul className="plain-list agenda-list">
+                {list.data.data.map((a) => {
+                  const done = a.status === 'completed' || a.status === 'cancelled';
+                  return (
+                    <li key={a.id} data-testid="activity-row" className={a.is_overdue ? 'is-overdue' : a.is_due_soon ? 'is-due-soon' : ''}>
+                      <div className="agenda-main">
+                        <button type="button" className={`link-button${done ? ' done' : ''}`} onClick={() => setOpened(a)}>
+                          <strong>{a.title}</strong>
+                        </button>
+                        <span className="small muted">
+                          {ACTIVITY_TYPE_LABELS[a.type] ?? a.type} · {nameOf(a.responsible_id)} · prioridade{' '}
+                          {(PRIORITY_LABELS[a.priority] ?? a.priority).toLowerCase()}
+                          {[a.client?.name, a.deal?.name, a.vehicle?.name]
+                            .filter(Boolean)
+                            .map((n) => ` · ${n}`)
+                            .join('')}
+                        </span>
+                      </div>
+                      <span className="small nowrap">{formatDateTime(a.due_at)}</span>
+                      {a.status === 'completed' ? (
+                        <span className="badge badge-success">Concluída</span>
+                      ) : a.status === 'cancelled' ? (
+                        <span className="badge">Cancelada</span>
+                      ) : a.is_overdue ? (
+                        <span className="badge badge-danger">Atrasada</span>
+                      ) : a.is_due_soon ? (
+                        <span className="badge badge-warning">Vence em breve</span>
+                      ) : null}
+                      {completable(a) ? (
+                        <Button
+                          size="sm"
+                          icon={<Check size={15} aria-hidden />}
+                          loading={complete.isPending && complete.variables === a.id}
+                          onClick={() => complete.mutate(a)}
+                          aria-label={`Concluir ${a.title}`}
+                        >
+                          Concluir
+                        </Button>
+                      ) : null}
+                    </li>
+                  );
+                })}
+              </ul>
+              <Pager page={page} pagination={list.data.pagination} noun={['atividade', 'atividades']} onPage={(p) => setPaging({ signature, page: p })} />
+            </>
+          )}
+        </div>
+      )}
+      {opened ? <ActivityDialog activity={opened} responsible={nameOf(opened.responsible_id)} onClose={() => setOpened(null)} /> : null}
       {creating ? <ActivityForm onClose={() => setCreating(false)} /> : null}
     </>
   );

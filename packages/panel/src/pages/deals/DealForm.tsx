@@ -12,6 +12,7 @@ import { moneyInput, moneyValue } from '../../ui/masks';
 import { Alert } from '../../ui/States';
 import { useToast } from '../../ui/Toasts';
 import { PRIORITIES, PRIORITY_LABELS, type Priority } from '../../ui/labels';
+import { DateField } from '../../ui/DateField';
 import { ClientPicker } from '../records/Picker';
 
 const FIELDS = ['title', 'value', 'client_id', 'responsible_id', 'priority', 'phase', 'source', 'expected_close_date', 'description'];
@@ -109,13 +110,7 @@ function DealForm({ onClose, deal, onSaved }: { onClose: () => void; deal?: Deal
             error={fieldError(err, 'source')}
             placeholder="site, indicação, WhatsApp…"
           />
-          <TextField
-            label="Fechamento previsto"
-            type="date"
-            value={closeDate}
-            onChange={(e) => setCloseDate(e.target.value)}
-            error={fieldError(err, 'expected_close_date')}
-          />
+          <DateField label="Fechamento previsto" value={closeDate} onChange={setCloseDate} error={fieldError(err, 'expected_close_date')} />
         </div>
         <TextArea label="Descrição" rows={3} value={description} onChange={(e) => setDescription(e.target.value)} error={fieldError(err, 'description')} />
         <div className="form-actions">

@@ -10,6 +10,7 @@ import { moneyValue } from '../../ui/masks';
 import { Alert } from '../../ui/States';
 import { useToast } from '../../ui/Toasts';
 import { ClientPicker, DealPicker, VehiclePicker, type Picked } from '../records/Picker';
+import { DateField } from '../../ui/DateField';
 import { CATEGORIES, categoryLabel, FINANCIAL_TYPE_LABELS, today } from './labels';
 
 const FORM_FIELDS = ['type', 'category', 'description', 'amount', 'due_date', 'notes', 'vehicle_id', 'client_id', 'deal_id'];
@@ -103,7 +104,7 @@ export function FinancialForm({ onClose, links = {} }: { onClose: () => void; li
         />
         <div className="grid-2">
           <MoneyField label="Valor" value={amount} onChange={setAmount} error={fieldError(err, 'amount')} />
-          <TextField label="Vencimento" type="date" value={due} onChange={(e) => setDue(e.target.value)} error={fieldError(err, 'due_date')} />
+          <DateField label="Vencimento" value={due} onChange={setDue} error={fieldError(err, 'due_date')} />
         </div>
         <VehiclePicker
           value={vehicle}

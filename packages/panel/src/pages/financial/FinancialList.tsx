@@ -8,6 +8,7 @@ import { EmptyState, ErrorState, Loading } from '../../ui/States';
 import { Pager, usePage } from '../records/shared';
 import { FinancialForm } from './FinancialForm';
 import { CATEGORIES, categoryLabel, FINANCIAL_STATUS_LABELS, FINANCIAL_TYPE_LABELS, PAYMENT_METHOD_LABELS } from './labels';
+import { DateField } from '../../ui/DateField';
 import { PayDialog } from './PayDialog';
 
 /** The records with their filters; a pending one can be paid. */
@@ -80,14 +81,8 @@ export function FinancialList() {
         <label className="check">
           <input type="checkbox" checked={overdue} onChange={(e) => setOverdue(e.target.checked)} /> Só vencidos
         </label>
-        <label className="small muted" htmlFor="fin-from">
-          De
-        </label>
-        <input id="fin-from" type="date" className="input" value={from} onChange={(e) => setFrom(e.target.value)} />
-        <label className="small muted" htmlFor="fin-to">
-          até
-        </label>
-        <input id="fin-to" type="date" className="input" value={to} onChange={(e) => setTo(e.target.value)} />
+        <DateField inline label="De" value={from} onChange={setFrom} />
+        <DateField inline label="até" value={to} onChange={setTo} />
         <span className="spacer" />
         <Button variant="primary" icon={<Plus size={16} aria-hidden />} onClick={() => setCreating(true)}>
           Novo lançamento

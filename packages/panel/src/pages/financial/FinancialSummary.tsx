@@ -4,6 +4,7 @@ import type { FinancialSummary } from '../../api/types';
 import { formatMoney } from '../../ui/format';
 import { ErrorState, Loading } from '../../ui/States';
 import { FinancialCharts } from './FinancialCharts';
+import { DateField } from '../../ui/DateField';
 import { today } from './labels';
 
 function startOfYear(): string {
@@ -18,14 +19,8 @@ export function FinancialSummaryView() {
   return (
     <div className="stack">
       <div className="toolbar" style={{ marginBottom: 0 }}>
-        <label className="small muted" htmlFor="sum-from">
-          Período de
-        </label>
-        <input id="sum-from" type="date" className="input" value={from} onChange={(e) => setFrom(e.target.value)} />
-        <label className="small muted" htmlFor="sum-to">
-          até
-        </label>
-        <input id="sum-to" type="date" className="input" value={to} onChange={(e) => setTo(e.target.value)} />
+        <DateField inline label="Período de" value={from} onChange={setFrom} />
+        <DateField inline label="até" value={to} onChange={setTo} />
       </div>
       {summary.isPending ? (
         <Loading rows={6} />
@@ -38,24 +33,31 @@ export function FinancialSummaryView() {
   );
 }
 
+const countOf = (n: number) => `${n} ${n === 1 ? 'lançamento' : 'lançamentos'}`;
+/** Under "A receber" / "A pagar": how much of it is overdue, or the count when nothing is. */
+const overdueHint = (o: { count: number; amount: number }) => (o.count > 0 ? `${formatMoney(o.amount)} vencido` : 'nada vencido');
+
 function SummaryBody({ s }: { s: FinancialSummary }) {
   return (
     <>
-      <div className="stats" data-testid="financial-totals">
+      <div className="stats stats-4" data-testid="financial-totals">
         <Stat label="Receitas" value={formatMoney(s.totals.revenue)} tone="positive" />
         <Stat label="Despesas" value={formatMoney(s.totals.expense)} tone="negative" />
         <Stat label="Custos" value={formatMoney(s.totals.cost)} tone="negative" />
         <Stat label="Resultado" value={formatMoney(s.totals.net)} tone={s.totals.net >= 0 ? 'positive' : 'negative'} />
+        <Stat label="Recebido" value={formatMoney(s.by_direction.in.paid.amount)} hint={countOf(s.by_direction.in.paid.count)} tone="positive" />
         <Stat
-          label="Pago"
-          value={formatMoney(s.by_status.paid.amount)}
-          hint={`${s.by_status.paid.count} ${s.by_status.paid.count === 1 ? 'lançamento' : 'lançamentos'}`}
+          label="A receber"
+          value={formatMoney(s.by_direction.in.pending.amount + s.by_direction.in.overdue.amount)}
+          hint={overdueHint(s.by_direction.in.overdue)}
+          tone={s.by_direction.in.overdue.count > 0 ? 'negative' : undefined}
         />
+        <Stat label="Pago" value={formatMoney(s.by_direction.out.paid.amount)} hint={countOf(s.by_direction.out.paid.count)} />
         <Stat
-          label="Vencido"
-          value={formatMoney(s.by_status.overdue.amount)}
-          hint={`${s.by_status.overdue.count} ${s.by_status.overdue.count === 1 ? 'lançamento' : 'lançamentos'}`}
-          tone={s.by_status.overdue.count > 0 ? 'negative' : undefined}
+          label="A pagar"
+          value={formatMoney(s.by_direction.out.pending.amount + s.by_direction.out.overdue.amount)}
+          hint={overdueHint(s.by_direction.out.overdue)}
+          tone={s.by_direction.out.overdue.count > 0 ? 'negative' : undefined}
         />
       </div>
       <FinancialCharts summary={s} />

@@ -4,10 +4,11 @@ import { usePayFinancial } from '../../api/financial';
 import type { FinancialPayment, FinancialRecord } from '../../api/types';
 import { Button } from '../../ui/Button';
 import { Dialog } from '../../ui/Dialog';
-import { SelectField, TextField } from '../../ui/Field';
+import { SelectField } from '../../ui/Field';
 import { formatMoney } from '../../ui/format';
 import { Alert } from '../../ui/States';
 import { useToast } from '../../ui/Toasts';
+import { DateField } from '../../ui/DateField';
 import { PAYMENT_METHOD_LABELS, today } from './labels';
 
 /** Records a payment: the method and the day it was paid. */
@@ -64,13 +65,7 @@ export function PayDialog({ record, onClose }: { record: FinancialRecord; onClos
             </option>
           ))}
         </SelectField>
-        <TextField
-          label={incoming ? 'Recebido em' : 'Pago em'}
-          type="date"
-          value={paidOn}
-          onChange={(e) => setPaidOn(e.target.value)}
-          error={fieldError(pay.error, 'paid_at')}
-        />
+        <DateField label={incoming ? 'Recebido em' : 'Pago em'} value={paidOn} onChange={setPaidOn} error={fieldError(pay.error, 'paid_at')} />
         <div className="form-actions">
           <Button onClick={onClose}>Cancelar</Button>
           <Button type="submit" variant="primary" loading={pay.isPending}>
