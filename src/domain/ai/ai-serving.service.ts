@@ -3,7 +3,7 @@ import type { DbExecutor } from '../../storage/executor.js';
 import type { Clock } from '../shared/clock.js';
 import { canonicalId } from '../shared/ids.js';
 import type { ActivityFact, StoredModel } from './ai.types.js';
-import { loadActivityFacts, loadClientFacts, loadDealStates, loadVehicleFacts } from './ai.repository.js';
+import { loadActivityFacts, loadClientFacts, loadDealEvents, loadVehicleFacts } from './ai.repository.js';
 import { activityFact } from './histories.js';
 import type { DealFacts, ServingInputs, ServingModel } from './serving.js';
 import { servingFeatures, winProbability } from './serving.js';
@@ -119,10 +119,11 @@ export function createAiServing(db: Db, { clock }: { clock: Clock }) {
     const found = new Map<string, number>();
     if (missing.size === 0) return found;
     const last = new Map<string, string>();
-    for (const e of await loadDealStates(executor, teamId)) {
-      if (!missing.has(e.deal_id)) continue;
-      if (last.get(e.deal_id) !== e.phase) found.set(e.deal_id, e.at);
-      last.set(e.deal_id, e.phase);
+    for (const e of await loadDealEvents(executor, teamId)) {
+      const o = JSON.parse(e.object) as { id: string; phase: string };
+      if (!missing.has(o.id)) continue;
+      if (last.get(o.id) !== o.phase) found.set(o.id, e.at);
+      last.set(o.id, o.phase);
     }
     for (const d of missing.values()) if (!found.has(d.id) || last.get(d.id) !== d.phase) found.set(d.id, d.created_at);
     return found;

@@ -1,7 +1,6 @@
 import type { DbExecutor } from '../../storage/executor.js';
 import type { AiModelRow, AiModelTable } from '../../storage/database.js';
-import { sql, type Insertable } from 'kysely';
-import { dialectOf } from '../../storage/dialect.js';
+import type { Insertable } from 'kysely';
 
 const ms = (v: Date | string | null): number | null => (v === null ? null : typeof v === 'string' ? Date.parse(v) : v.getTime());
 
@@ -9,42 +8,17 @@ const ms = (v: Date | string | null): number | null => (v === null ? null : type
 export const loadPhases = (db: DbExecutor, teamId: string) =>
   db.selectFrom('team_phases').select(['name', 'position', 'probability']).where('team_id', '=', teamId).orderBy('position').execute();
 
-/** A deal's state as one of its events recorded it: only the attributes the model reads. */
-export interface DealStateRow {
-  at: number;
-  deal_id: string;
-  phase: string;
-  status: string;
-  value: number | null;
-  source: string | null;
-  priority: string;
-  client_id: string | null;
-  responsible_id: string | null;
-  case_id: string | null;
-  store_id: string | null;
-  expected_close_date: string | null;
-}
-
-const STATE_FIELDS = ['phase', 'status', 'value', 'source', 'priority', 'client_id', 'responsible_id', 'case_id', 'store_id', 'expected_close_date'] as const;
-
-/**
- * Every deal event of the team, oldest first, as the states of each deal's life (one statement). The
- * database extracts the few attributes the model reads from each event's JSON (parsed once per row),
- * so the training neither transfers nor parses whole deal objects (~470k of them for 100k deals).
- */
-export async function loadDealStates(db: DbExecutor, teamId: string): Promise<DealStateRow[]> {
-  const types = sql.join(['deal.created', 'deal.updated'].map((t) => sql.lit(t)));
-  const statement =
-    dialectOf(db) === 'postgres'
-      ? sql<Record<string, unknown>>`select e.created_at as at, e.j->>'id' as deal_id, ${sql.join(
-          STATE_FIELDS.map((f) => (f === 'value' ? sql`(e.j->>'value')::float8 as value` : sql`e.j->>${sql.lit(f)} as ${sql.ref(f)}`)),
-        )} from (select created_at, id, object::jsonb as j from events where team_id = ${teamId} and type in (${types})) e order by e.created_at, e.id`
-      : sql<Record<string, unknown>>`select created_at as at, json_extract(object, '$.id') as deal_id, ${sql.join(
-          STATE_FIELDS.map((f) => sql`json_extract(object, ${sql.lit(`$.${f}`)}) as ${sql.ref(f)}`),
-        )} from events where team_id = ${teamId} and type in (${types}) order by created_at, id`;
-  const { rows } = await statement.execute(db);
-  for (const r of rows) r.at = ms(r.at as Date | string);
-  return rows as unknown as DealStateRow[];
+/** Every deal event of the team, oldest first: the states of each deal's life (one statement). */
+export async function loadDealEvents(db: DbExecutor, teamId: string): Promise<Array<{ at: number; object: string }>> {
+  const rows = await db
+    .selectFrom('events')
+    .select(['created_at', 'object'])
+    .where('team_id', '=', teamId)
+    .where('type', 'in', ['deal.created', 'deal.updated'])
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => ({ at: ms(r.created_at)!, object: r.object }));
 }
 
 export interface DealFactRow {

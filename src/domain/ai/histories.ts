@@ -1,6 +1,20 @@
 import type { DealStatus, Priority } from '../deals/deals.types.js';
 import type { ActivityFact, DealHistory, DealState, Ms } from './ai.types.js';
-import type { ActivityFactRow, DealFactRow, DealStateRow } from './ai.repository.js';
+import type { ActivityFactRow, DealFactRow } from './ai.repository.js';
+
+interface DealObject {
+  id: string;
+  phase: string;
+  status: DealStatus;
+  value: number | null;
+  source: string | null;
+  priority: Priority;
+  client_id: string | null;
+  responsible_id: string | null;
+  case_id: string | null;
+  store_id: string | null;
+  expected_close_date: string | null;
+}
 
 const CLOSED = new Set<DealStatus>(['ganho', 'perdido']);
 
@@ -10,24 +24,29 @@ export function activityFact(a: Pick<ActivityFactRow, 'type' | 'created_at' | 'd
 
 /**
  * Each deal's life from its events (deal.created, then every deal.updated: the deal as GET returned
- * it after each change, as `loadDealStates` extracts it), in time order. A deal whose creation event is missing has no known history
+ * it after each change), in time order. A deal whose creation event is missing has no known history
  * and is left out. A closed deal closed at its last move into `ganho` or `perdido`; its outcome is
  * its status today.
  */
-export function historiesFromEvents(events: readonly DealStateRow[], deals: readonly DealFactRow[], activities: readonly ActivityFactRow[]): DealHistory[] {
+export function historiesFromEvents(
+  events: ReadonlyArray<{ at: Ms; object: string }>,
+  deals: readonly DealFactRow[],
+  activities: readonly ActivityFactRow[],
+): DealHistory[] {
   const facts = new Map(deals.map((d) => [d.id, d]));
   const states = new Map<string, DealState[]>();
-  for (const o of events) {
-    if (!facts.has(o.deal_id)) continue;
-    let list = states.get(o.deal_id);
-    if (!list) states.set(o.deal_id, (list = []));
+  for (const e of events) {
+    const o = JSON.parse(e.object) as DealObject;
+    if (!facts.has(o.id)) continue;
+    let list = states.get(o.id);
+    if (!list) states.set(o.id, (list = []));
     list.push({
-      at: o.at,
+      at: e.at,
       phase: o.phase,
-      status: o.status as DealStatus,
+      status: o.status,
       value_cents: o.value === null ? null : Math.round(o.value * 100),
       source: o.source,
-      priority: o.priority as Priority,
+      priority: o.priority,
       client_id: o.client_id,
       responsible_id: o.responsible_id,
       case_id: o.case_id,

@@ -1,6 +1,6 @@
 import type { DbExecutor } from '../../storage/executor.js';
 import type { DealHistory, TeamContext } from './ai.types.js';
-import { loadActivityFacts, loadClientFacts, loadDealStates, loadDealFacts, loadPhases, loadVehicleFacts } from './ai.repository.js';
+import { loadActivityFacts, loadClientFacts, loadDealEvents, loadDealFacts, loadPhases, loadVehicleFacts } from './ai.repository.js';
 import { buildContext } from './context.js';
 import { historiesFromEvents } from './histories.js';
 
@@ -17,7 +17,7 @@ export async function loadTeamData(db: DbExecutor, teamId: string): Promise<Team
   const [phases, deals, events, activities, clients, vehicles] = await Promise.all([
     loadPhases(db, teamId),
     loadDealFacts(db, teamId),
-    loadDealStates(db, teamId),
+    loadDealEvents(db, teamId),
     loadActivityFacts(db, teamId),
     loadClientFacts(db, teamId),
     loadVehicleFacts(db, teamId),
