@@ -63,7 +63,7 @@ describe.each(DIALECTS)('panel settings (%s)', (dialect) => {
       await browser.put('/boards/deals/phases', { phases: [{ name: 'qualificado' }, { name: 'lead' }, { name: 'negociacao' }, { name: 'fechamento' }] }),
       422,
       'VALIDATION_ERROR',
-      "Fase em uso não pode ser removida: 'proposta' (1 negócio). Mova esses registros para outra fase antes de removê-la.",
+      "Fase em uso não pode ser removida: 'Proposta' (1 negócio). Mova esses registros para outra fase antes de removê-la.",
     );
     expectError(await browser.put('/boards/deals/phases', { phases: [{ name: 'lead' }, { name: 'lead' }] }), 400, 'VALIDATION_ERROR', 'Fase já existe');
     const vehicles = await browser.get('/boards/vehicles/phases');
