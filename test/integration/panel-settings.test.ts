@@ -63,7 +63,7 @@ describe.each(DIALECTS)('panel settings (%s)', (dialect) => {
       await browser.put('/boards/deals/phases', { phases: [{ name: 'qualificado' }, { name: 'lead' }, { name: 'negociacao' }, { name: 'fechamento' }] }),
       422,
       'VALIDATION_ERROR',
-      "Fase em uso não pode ser removida: 'proposta' (1 negócio). Mova esses registros para outra fase antes de removê-la.",
+      "Fase em uso não pode ser removida: 'Proposta' (1 negócio). Mova esses registros para outra fase antes de removê-la.",
     );
     expectError(await browser.put('/boards/deals/phases', { phases: [{ name: 'lead' }, { name: 'lead' }] }), 400, 'VALIDATION_ERROR', 'Fase já existe');
     const vehicles = await browser.get('/boards/vehicles/phases');
@@ -135,6 +135,14 @@ describe.each(DIALECTS)('panel settings (%s)', (dialect) => {
     const { browser, teamId } = await signedIn(rig.h, 'owner');
     const scopes = await browser.get('/scopes');
     expect(scopes.body.data).toContainEqual({ scope: 'deals:read', label: 'Ler negócios' });
+    // Every scope has Portuguese words, never its API name.
+    for (const item of scopes.body.data as Array<{ scope: string; label: string }>) expect(item.label, item.scope).not.toContain(':');
+    expect(scopes.body.data).toEqual(
+      expect.arrayContaining([
+        { scope: 'leads:write', label: 'Enviar leads' },
+        { scope: 'stores:read', label: 'Ler lojas' },
+      ]),
+    );
     const created = await browser.post('/keys', { name: 'Integração do site', scopes: ['deals:read'] });
     expect(created.status).toBe(201);
     expect(created.headers['cache-control']).toBe('no-store');

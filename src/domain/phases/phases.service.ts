@@ -123,7 +123,9 @@ export function createPhasesService(db: Pick<Db, 'kysely'>) {
         const inUse = await repo.recordsInPhases(trx, team, board, removed);
         if (inUse.length) {
           const [one, many] = NOUN[board];
-          const list = inUse.map((u) => `'${u.phase}' (${u.count} ${u.count === 1 ? one : many})`).join(', ');
+          // People (the panel) know a phase by its label; the CLI and the API by its name.
+          const shown = (name: string) => (typedAsLabels ? (current.find((p) => p.name === name)?.label ?? name) : name);
+          const list = inUse.map((u) => `'${shown(u.phase)}' (${u.count} ${u.count === 1 ? one : many})`).join(', ');
           throw new AppError(422, 'VALIDATION_ERROR', `Fase em uso não pode ser removida: ${list}. Mova esses registros para outra fase antes de removê-la.`, {
             field: 'phases',
           });

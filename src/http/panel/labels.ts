@@ -9,6 +9,7 @@ const RESOURCES: Record<string, string> = {
   vehicles: 'veículos',
   activities: 'atividades',
   financial: 'lançamentos financeiros',
+  webhooks: 'webhooks',
 };
 
 const EVENT_LABELS: Partial<Record<EventType, string>> = {
@@ -43,12 +44,14 @@ export function eventTypeItems() {
 }
 
 const ACTIONS: Record<string, string> = { read: 'Ler', write: 'Criar e alterar' };
+/** Scopes whose words are not "read"/"create and change" a resource. */
+const OWN_SCOPE_LABELS: Record<string, string> = { 'leads:write': 'Enviar leads', 'stores:read': 'Ler lojas' };
 
 /** `deals:read` -> `Ler negócios`. */
 export function scopeItems() {
   return SCOPES.map((scope) => {
     const [resource = '', action = ''] = (scope as string).split(':');
-    const label = ACTIONS[action] && RESOURCES[resource] ? `${ACTIONS[action]} ${RESOURCES[resource]}` : scope;
+    const label = OWN_SCOPE_LABELS[scope] ?? (ACTIONS[action] && RESOURCES[resource] ? `${ACTIONS[action]} ${RESOURCES[resource]}` : scope);
     return { scope: scope, label };
   });
 }
