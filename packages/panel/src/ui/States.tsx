@@ -1,4 +1,5 @@
 import { CircleAlert, CircleCheck, Info, RotateCw, type LucideIcon } from 'lucide-react';
+import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { messageOf } from '../api/client';
 import { Button } from './Button';
@@ -52,4 +53,20 @@ export function Alert({ kind, children, icon }: { kind: 'danger' | 'warning' | '
       <div>{children}</div>
     </div>
   );
+}
+
+/** A list's states in one place: loading, the error with a retry, the empty state, else its page (children). */
+export function ListState<P extends { data: unknown[] }>({
+  query,
+  empty,
+  children,
+}: {
+  query: UseQueryResult<P>;
+  empty: ReactNode;
+  children: (page: P) => ReactNode;
+}) {
+  if (query.isPending) return <Loading />;
+  if (query.isError) return <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
+  if (query.data.data.length === 0) return <>{empty}</>;
+  return <>{children(query.data)}</>;
 }

@@ -6,7 +6,7 @@ import type { Activity } from '../../api/types';
 import { Button } from '../../ui/Button';
 import { formatDateTime } from '../../ui/format';
 import { PRIORITY_LABELS } from '../../ui/labels';
-import { EmptyState, ErrorState, Loading } from '../../ui/States';
+import { EmptyState, ListState } from '../../ui/States';
 import { useToast } from '../../ui/Toasts';
 import { Pager } from '../records/shared';
 import { ActivityDialog, completable } from './ActivityDialog';
@@ -94,62 +94,63 @@ export function AgendaPage() {
         <AgendaCalendar mode={mode} responsible={responsible} onOpen={setOpened} />
       ) : (
         <div className="card">
-          {list.isPending ? (
-            <Loading />
-          ) : list.isError ? (
-            <ErrorState error={list.error} onRetry={() => void list.refetch()} />
-          ) : list.data.data.length === 0 ? (
-            <EmptyState icon={CalendarCheck} title={view === 'overdue' ? 'Nada atrasado' : 'Nada por aqui'}>
-              {view === 'today' ? 'Nenhuma atividade vence hoje.' : 'Nenhuma atividade neste período.'}
-            </EmptyState>
-          ) : (
-            <>
-              <ul className="plain-list agenda-list">
-                {list.data.data.map((a) => {
-                  const done = a.status === 'completed' || a.status === 'cancelled';
-                  return (
-                    <li key={a.id} data-testid="activity-row" className={a.is_overdue ? 'is-overdue' : a.is_due_soon ? 'is-due-soon' : ''}>
-                      <div className="agenda-main">
-                        <button type="button" className={`link-button${done ? ' done' : ''}`} onClick={() => setOpened(a)}>
-                          <strong>{a.title}</strong>
-                        </button>
-                        <span className="small muted">
-                          {ACTIVITY_TYPE_LABELS[a.type] ?? a.type} · {nameOf(a.responsible_id)} · prioridade{' '}
-                          {(PRIORITY_LABELS[a.priority] ?? a.priority).toLowerCase()}
-                          {[a.client?.name, a.deal?.name, a.vehicle?.name]
-                            .filter(Boolean)
-                            .map((n) => ` · ${n}`)
-                            .join('')}
-                        </span>
-                      </div>
-                      <span className="small nowrap">{formatDateTime(a.due_at)}</span>
-                      {a.status === 'completed' ? (
-                        <span className="badge badge-success">Concluída</span>
-                      ) : a.status === 'cancelled' ? (
-                        <span className="badge">Cancelada</span>
-                      ) : a.is_overdue ? (
-                        <span className="badge badge-danger">Atrasada</span>
-                      ) : a.is_due_soon ? (
-                        <span className="badge badge-warning">Vence em breve</span>
-                      ) : null}
-                      {completable(a) ? (
-                        <Button
-                          size="sm"
-                          icon={<Check size={15} aria-hidden />}
-                          loading={complete.isPending && complete.variables === a.id}
-                          onClick={() => complete.mutate(a)}
-                          aria-label={`Concluir ${a.title}`}
-                        >
-                          Concluir
-                        </Button>
-                      ) : null}
-                    </li>
-                  );
-                })}
-              </ul>
-              <Pager page={page} pagination={list.data.pagination} noun={['atividade', 'atividades']} onPage={(p) => setPaging({ signature, page: p })} />
-            </>
-          )}
+          <ListState
+            query={list}
+            empty={
+              <EmptyState icon={CalendarCheck} title={view === 'overdue' ? 'Nada atrasado' : 'Nada por aqui'}>
+                {view === 'today' ? 'Nenhuma atividade vence hoje.' : 'Nenhuma atividade neste período.'}
+              </EmptyState>
+            }
+          >
+            {(result) => (
+              <>
+                <ul className="plain-list agenda-list">
+                  {result.data.map((a) => {
+                    const done = a.status === 'completed' || a.status === 'cancelled';
+                    return (
+                      <li key={a.id} data-testid="activity-row" className={a.is_overdue ? 'is-overdue' : a.is_due_soon ? 'is-due-soon' : ''}>
+                        <div className="agenda-main">
+                          <button type="button" className={`link-button${done ? ' done' : ''}`} onClick={() => setOpened(a)}>
+                            <strong>{a.title}</strong>
+                          </button>
+                          <span className="small muted">
+                            {ACTIVITY_TYPE_LABELS[a.type] ?? a.type} · {nameOf(a.responsible_id)} · prioridade{' '}
+                            {(PRIORITY_LABELS[a.priority] ?? a.priority).toLowerCase()}
+                            {[a.client?.name, a.deal?.name, a.vehicle?.name]
+                              .filter(Boolean)
+                              .map((n) => ` · ${n}`)
+                              .join('')}
+                          </span>
+                        </div>
+                        <span className="small nowrap">{formatDateTime(a.due_at)}</span>
+                        {a.status === 'completed' ? (
+                          <span className="badge badge-success">Concluída</span>
+                        ) : a.status === 'cancelled' ? (
+                          <span className="badge">Cancelada</span>
+                        ) : a.is_overdue ? (
+                          <span className="badge badge-danger">Atrasada</span>
+                        ) : a.is_due_soon ? (
+                          <span className="badge badge-warning">Vence em breve</span>
+                        ) : null}
+                        {completable(a) ? (
+                          <Button
+                            size="sm"
+                            icon={<Check size={15} aria-hidden />}
+                            loading={complete.isPending && complete.variables === a.id}
+                            onClick={() => complete.mutate(a)}
+                            aria-label={`Concluir ${a.title}`}
+                          >
+                            Concluir
+                          </Button>
+                        ) : null}
+                      </li>
+                    );
+                  })}
+                </ul>
+                <Pager page={page} pagination={result.pagination} noun={['atividade', 'atividades']} onPage={(p) => setPaging({ signature, page: p })} />
+              </>
+            )}
+          </ListState>
         </div>
       )}
       {opened ? <ActivityDialog activity={opened} responsible={nameOf(opened.responsible_id)} onClose={() => setOpened(null)} /> : null}

@@ -4,7 +4,7 @@ import { Link, useNavigate } from 'react-router';
 import { useClientList } from '../../api/clients';
 import type { ClientFilters } from '../../api/types';
 import { Button } from '../../ui/Button';
-import { EmptyState, ErrorState, Loading } from '../../ui/States';
+import { EmptyState, ListState } from '../../ui/States';
 import { Pager, SearchBox, useDebounced, usePage } from '../records/shared';
 import { showDoc } from '../../ui/masks';
 import { ClientForm } from './ClientForm';
@@ -60,50 +60,51 @@ export function ClientsPage() {
         </select>
       </div>
       <div className="card">
-        {list.isPending ? (
-          <Loading />
-        ) : list.isError ? (
-          <ErrorState error={list.error} onRetry={() => void list.refetch()} />
-        ) : list.data.data.length === 0 ? (
-          <EmptyState icon={Users} title={term ? 'Nenhum cliente encontrado' : 'Nenhum cliente ainda'}>
-            {term ? 'Confira a grafia ou busque pelo CPF/CNPJ.' : 'Cadastre um cliente ou receba leads pela API.'}
-          </EmptyState>
-        ) : (
-          <>
-            <div className="table-wrap">
-              <table className="table responsive">
-                <thead>
-                  <tr>
-                    <th scope="col">Cliente</th>
-                    <th scope="col">CPF/CNPJ</th>
-                    <th scope="col">Telefone</th>
-                    <th scope="col">Situação</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {list.data.data.map((c) => (
-                    <tr key={c.id} className="clickable" data-testid="client-row" onClick={() => void navigate(`/clientes/${c.id}`)}>
-                      <td className="primary-cell">
-                        <Link className="link-strong" to={`/clientes/${c.id}`} onClick={(e) => e.stopPropagation()}>
-                          {c.name}
-                        </Link>
-                        <div className="small muted">{c.email ?? '—'}</div>
-                      </td>
-                      <td data-label="CPF/CNPJ" className="mono">
-                        {c.type === 'PF' ? showDoc('cpf', c.cpf) : showDoc('cnpj', c.cnpj)} <span className="badge badge-plain">{c.type}</span>
-                      </td>
-                      <td data-label="Telefone">{showDoc('phone', c.mobile_phone ?? c.phone)}</td>
-                      <td data-label="Situação">
-                        {c.status === 'active' ? <span className="badge badge-success">Ativo</span> : <span className="badge">Desativado</span>}
-                      </td>
+        <ListState
+          query={list}
+          empty={
+            <EmptyState icon={Users} title={term ? 'Nenhum cliente encontrado' : 'Nenhum cliente ainda'}>
+              {term ? 'Confira a grafia ou busque pelo CPF/CNPJ.' : 'Cadastre um cliente ou receba leads pela API.'}
+            </EmptyState>
+          }
+        >
+          {(result) => (
+            <>
+              <div className="table-wrap">
+                <table className="table responsive">
+                  <thead>
+                    <tr>
+                      <th scope="col">Cliente</th>
+                      <th scope="col">CPF/CNPJ</th>
+                      <th scope="col">Telefone</th>
+                      <th scope="col">Situação</th>
                     </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-            <Pager page={page} pagination={list.data.pagination} noun={['cliente', 'clientes']} onPage={setPage} />
-          </>
-        )}
+                  </thead>
+                  <tbody>
+                    {result.data.map((c) => (
+                      <tr key={c.id} className="clickable" data-testid="client-row" onClick={() => void navigate(`/clientes/${c.id}`)}>
+                        <td className="primary-cell">
+                          <Link className="link-strong" to={`/clientes/${c.id}`} onClick={(e) => e.stopPropagation()}>
+                            {c.name}
+                          </Link>
+                          <div className="small muted">{c.email ?? '—'}</div>
+                        </td>
+                        <td data-label="CPF/CNPJ" className="mono">
+                          {c.type === 'PF' ? showDoc('cpf', c.cpf) : showDoc('cnpj', c.cnpj)} <span className="badge badge-plain">{c.type}</span>
+                        </td>
+                        <td data-label="Telefone">{showDoc('phone', c.mobile_phone ?? c.phone)}</td>
+                        <td data-label="Situação">
+                          {c.status === 'active' ? <span className="badge badge-success">Ativo</span> : <span className="badge">Desativado</span>}
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+              <Pager page={page} pagination={result.pagination} noun={['cliente', 'clientes']} onPage={setPage} />
+            </>
+          )}
+        </ListState>
       </div>
       {creating ? <ClientForm onClose={() => setCreating(false)} onSaved={(c) => void navigate(`/clientes/${c.id}`)} /> : null}
     </>

@@ -4,7 +4,7 @@ import { useFinancialList } from '../../api/financial';
 import type { FinancialFilters, FinancialRecord, FinancialType } from '../../api/types';
 import { Button } from '../../ui/Button';
 import { formatDay, formatMoney } from '../../ui/format';
-import { EmptyState, ErrorState, Loading } from '../../ui/States';
+import { EmptyState, ListState } from '../../ui/States';
 import { Pager, usePage } from '../records/shared';
 import { FinancialForm } from './FinancialForm';
 import { CATEGORIES, categoryLabel, FINANCIAL_STATUS_LABELS, FINANCIAL_TYPE_LABELS, PAYMENT_METHOD_LABELS } from './labels';
@@ -89,77 +89,78 @@ export function FinancialList() {
         </Button>
       </div>
       <div className="card">
-        {list.isPending ? (
-          <Loading />
-        ) : list.isError ? (
-          <ErrorState error={list.error} onRetry={() => void list.refetch()} />
-        ) : list.data.data.length === 0 ? (
-          <EmptyState icon={Wallet} title="Nenhum lançamento">
-            Registre receitas, despesas e custos, ou mude os filtros.
-          </EmptyState>
-        ) : (
-          <>
-            <div className="table-wrap">
-              <table className="table responsive">
-                <thead>
-                  <tr>
-                    <th scope="col">Lançamento</th>
-                    <th scope="col">Vencimento</th>
-                    <th scope="col">Valor</th>
-                    <th scope="col">Situação</th>
-                    <th scope="col">
-                      <span className="sr-only">Ações</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {list.data.data.map((r) => (
-                    <tr key={r.id} data-testid="financial-row">
-                      <td className="primary-cell">
-                        <strong>{r.description}</strong>
-                        <div className="small muted">
-                          {FINANCIAL_TYPE_LABELS[r.type] ?? r.type} · {categoryLabel(r.category)}
-                        </div>
-                      </td>
-                      <td data-label="Vencimento">{formatDay(r.due_date)}</td>
-                      <td data-label="Valor" className={`money ${r.type === 'revenue' ? 'positive' : 'negative'}`}>
-                        {r.type === 'revenue' ? '' : '− '}
-                        {formatMoney(r.amount)}
-                      </td>
-                      <td data-label="Situação">
-                        {r.status === 'paid' ? (
-                          <span className="badge badge-success">
-                            {r.type === 'revenue' ? 'Recebido' : 'Pago'}
-                            {r.payment_method ? ` · ${PAYMENT_METHOD_LABELS[r.payment_method] ?? r.payment_method}` : ''}
-                          </span>
-                        ) : r.status === 'cancelled' ? (
-                          <span className="badge">Cancelado</span>
-                        ) : r.is_overdue ? (
-                          <span className="badge badge-danger">Vencido</span>
-                        ) : (
-                          <span className="badge badge-warning">Pendente</span>
-                        )}
-                      </td>
-                      <td className="actions">
-                        {r.status === 'pending' ? (
-                          <Button
-                            size="sm"
-                            icon={<BadgeDollarSign size={15} aria-hidden />}
-                            onClick={() => setPaying(r)}
-                            aria-label={`${r.type === 'revenue' ? 'Registrar recebimento' : 'Registrar pagamento'} de ${r.description}`}
-                          >
-                            {r.type === 'revenue' ? 'Receber' : 'Pagar'}
-                          </Button>
-                        ) : null}
-                      </td>
+        <ListState
+          query={list}
+          empty={
+            <EmptyState icon={Wallet} title="Nenhum lançamento">
+              Registre receitas, despesas e custos, ou mude os filtros.
+            </EmptyState>
+          }
+        >
+          {(result) => (
+            <>
+              <div className="table-wrap">
+                <table className="table responsive">
+                  <thead>
+                    <tr>
+                      <th scope="col">Lançamento</th>
+                      <th scope="col">Vencimento</th>
+                      <th scope="col">Valor</th>
+                      <th scope="col">Situação</th>
+                      <th scope="col">
+                        <span className="sr-only">Ações</span>
+                      </th>
                     </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-            <Pager page={page} pagination={list.data.pagination} noun={['lançamento', 'lançamentos']} onPage={setPage} />
-          </>
-        )}
+                  </thead>
+                  <tbody>
+                    {result.data.map((r) => (
+                      <tr key={r.id} data-testid="financial-row">
+                        <td className="primary-cell">
+                          <strong>{r.description}</strong>
+                          <div className="small muted">
+                            {FINANCIAL_TYPE_LABELS[r.type] ?? r.type} · {categoryLabel(r.category)}
+                          </div>
+                        </td>
+                        <td data-label="Vencimento">{formatDay(r.due_date)}</td>
+                        <td data-label="Valor" className={`money ${r.type === 'revenue' ? 'positive' : 'negative'}`}>
+                          {r.type === 'revenue' ? '' : '− '}
+                          {formatMoney(r.amount)}
+                        </td>
+                        <td data-label="Situação">
+                          {r.status === 'paid' ? (
+                            <span className="badge badge-success">
+                              {r.type === 'revenue' ? 'Recebido' : 'Pago'}
+                              {r.payment_method ? ` · ${PAYMENT_METHOD_LABELS[r.payment_method] ?? r.payment_method}` : ''}
+                            </span>
+                          ) : r.status === 'cancelled' ? (
+                            <span className="badge">Cancelado</span>
+                          ) : r.is_overdue ? (
+                            <span className="badge badge-danger">Vencido</span>
+                          ) : (
+                            <span className="badge badge-warning">Pendente</span>
+                          )}
+                        </td>
+                        <td className="actions">
+                          {r.status === 'pending' ? (
+                            <Button
+                              size="sm"
+                              icon={<BadgeDollarSign size={15} aria-hidden />}
+                              onClick={() => setPaying(r)}
+                              aria-label={`${r.type === 'revenue' ? 'Registrar recebimento' : 'Registrar pagamento'} de ${r.description}`}
+                            >
+                              {r.type === 'revenue' ? 'Receber' : 'Pagar'}
+                            </Button>
+                          ) : null}
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+              <Pager page={page} pagination={result.pagination} noun={['lançamento', 'lançamentos']} onPage={setPage} />
+            </>
+          )}
+        </ListState>
       </div>
       {creating ? <FinancialForm onClose={() => setCreating(false)} /> : null}
       {paying ? <PayDialog record={paying} onClose={() => setPaying(null)} /> : null}
